@@ -1,0 +1,1 @@
+//! Time integrators for non-smooth systems.

@@ -1,0 +1,4 @@
+//! Concrete mechanical systems, as plain data with the few evaluations every
+//! method needs (openings, forces). Methods live in `integrators/`.
+
+pub mod gap_system;
