@@ -1,10 +1,15 @@
 //! The experiment harness: spec loading, runner, checks, results, report and
 //! performance history.
 
+pub mod atomic;
 pub mod checks;
 pub mod figure;
+pub mod history;
+pub mod manifest;
 pub mod outcome;
+pub mod plot;
 pub mod reference;
+pub mod results;
 pub mod spec;
 pub mod study;
 pub mod table;
