@@ -5,9 +5,22 @@
 //! signature ([`solve`]) and is graded by the same residual
 //! ([`Lcp::residual`], Siconos' `lcp_compute_error`).
 
+pub mod auto;
+pub mod cli;
+pub mod enumerate;
+pub mod io;
+pub mod lemke;
+pub mod murty;
+pub mod newton;
+pub mod pgs;
 pub mod problem;
+pub mod solver;
 
+pub use cli::solve_json;
+pub use io::{LcpFormatError, read_siconos, read_siconos_file};
+pub use murty::{murty, murty_degenerate};
 pub use problem::Lcp;
+pub use solver::{LcpOptions, LcpSolverKind, solve};
 
 /// What a solver concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +63,9 @@ pub struct LcpSolution {
     pub residual: f64,
     /// Iterations: pivots for Lemke, sweeps for PGS, Newton steps for Newton.
     pub iterations: usize,
-    /// Name of the solver that produced `z` (for `auto`, the one that succeeded).
+    /// Name of the solver that produced `z` (for `auto`, the one that
+    /// succeeded, e.g. `auto(lemke)`).
     pub solver: &'static str,
+    /// Why it failed, or how infeasibility was proved; `None` when solved.
+    pub message: Option<String>,
 }

@@ -1,0 +1,802 @@
+//! Lemke's complementary pivoting algorithm with the lexicographic minimum
+//! ratio test (Cottle, Pang & Stone, *The LCP*, 1992, sections 4.4 and 4.9;
+//! Murty, *Linear Complementarity*, 1988, chapter 2).
+//!
+//! The augmented system is w - M z - d z0 = q, w, z, z0 >= 0, with a covering
+//! vector d > 0 (default e). Start with all w basic; z0 enters at the value
+//! that makes every w_i = q_i + d_i z0 >= 0; afterwards the entering variable
+//! is always the complement of the one that just left, until z0 leaves (a
+//! solution) or the entering column has no positive entry (secondary ray).
+//! Ties in the ratio test are broken lexicographically on the rows of
+//! [x_B, B^-1] (the perturbation q + (eps, eps^2, ..)), which makes every
+//! almost-complementary basis nondegenerate and so excludes cycling.
+//!
+//! Storage. With k structural variables (z_j or z0) basic in columns S and
+//! the slacks of the other rows R' basic, the basis is, after permutation,
+//! B = [[A_RS, 0], [A_R'S, I]] with A = [-M, -d]; so B^-1 is known from the
+//! k x k inverse H = A_RS^-1 alone. H lives in one contiguous row-major
+//! buffer (stride n, allocated once) and each pivot is one of four rank-one
+//! updates of H (bordering, column replacement, row replacement, deletion),
+//! O(k^2), plus the O(n k) product A_R'S t_S for the entering column. Nothing
+//! is allocated per pivot. At termination the basic solution is refined by
+//! two steps of iterative refinement on A_RS x_S = q_R.
+
+use crate::lcp::Lcp;
+
+/// Parameters of [`lemke`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LemkeParams {
+    /// Pivot limit; `None` = `1000 + 50 n`.
+    pub max_pivots: Option<usize>,
+    /// An entry t_i of the entering column counts as positive when
+    /// t_i > pivot_tol * max_j |t_j|.
+    pub pivot_tol: f64,
+    /// Covering vector d (all entries > 0); `None` = e = (1, .., 1).
+    pub covering: Option<Vec<f64>>,
+}
+
+impl Default for LemkeParams {
+    fn default() -> Self {
+        Self {
+            max_pivots: None,
+            pivot_tol: 1e-10,
+            covering: None,
+        }
+    }
+}
+
+/// A successful Lemke run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LemkeInfo {
+    /// The solution z.
+    pub z: Vec<f64>,
+    /// Number of pivots, the entry of z0 included (0 when q >= 0).
+    pub pivots: usize,
+}
+
+/// Why Lemke stopped without a solution.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LemkeError {
+    /// The entering column has no positive entry: a secondary ray. Not a
+    /// solution; for copositive-plus M it proves that no feasible z exists.
+    #[error("Lemke: ray termination after {pivots} pivots (z0 = {z0:e})")]
+    RayTermination {
+        /// Pivots done.
+        pivots: usize,
+        /// The z part of the last basic solution.
+        z: Vec<f64>,
+        /// The artificial variable z0 at the ray.
+        z0: f64,
+    },
+    /// The pivot limit was reached.
+    #[error("Lemke: no termination within {pivots} pivots")]
+    MaxPivots {
+        /// Pivots done.
+        pivots: usize,
+        /// The z part of the last basic solution.
+        z: Vec<f64>,
+        /// The artificial variable z0.
+        z0: f64,
+    },
+    /// The covering vector has the wrong length.
+    #[error("Lemke: covering vector has length {found}, expected {expected}")]
+    CoveringLength {
+        /// n.
+        expected: usize,
+        /// Its length.
+        found: usize,
+    },
+    /// A covering-vector entry is not a finite positive number.
+    #[error("Lemke: covering vector entry {index} = {value} is not a finite positive number")]
+    InvalidCovering {
+        /// Index of the entry.
+        index: usize,
+        /// Its value.
+        value: f64,
+    },
+    /// M or q contains NaN or infinity.
+    #[error("Lemke: M or q contains a non-finite number")]
+    NonFiniteInput,
+    /// M is not n x n for the n of q.
+    #[error("Lemke: M is {rows} x {cols} but q has length {q_len}")]
+    DimensionMismatch {
+        /// Rows of M.
+        rows: usize,
+        /// Columns of M.
+        cols: usize,
+        /// Length of q.
+        q_len: usize,
+    },
+}
+
+/// Solves LCP(M, q) by Lemke's method; see the module doc.
+pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
+    let n = lcp.q.len();
+    if lcp.m.nrows() != n || lcp.m.ncols() != n {
+        return Err(LemkeError::DimensionMismatch {
+            rows: lcp.m.nrows(),
+            cols: lcp.m.ncols(),
+            q_len: n,
+        });
+    }
+    if !lcp.m.iter().chain(lcp.q.iter()).all(|v| v.is_finite()) {
+        return Err(LemkeError::NonFiniteInput);
+    }
+    let ones;
+    let d: &[f64] = match &params.covering {
+        Some(d) => {
+            if d.len() != n {
+                return Err(LemkeError::CoveringLength {
+                    expected: n,
+                    found: d.len(),
+                });
+            }
+            if let Some((index, &value)) = d
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !(v.is_finite() && **v > 0.0))
+            {
+                return Err(LemkeError::InvalidCovering { index, value });
+            }
+            d
+        }
+        None => {
+            ones = vec![1.0; n];
+            &ones
+        }
+    };
+    if lcp.q.iter().all(|&qi| qi >= 0.0) {
+        return Ok(LemkeInfo {
+            z: vec![0.0; n],
+            pivots: 0,
+        });
+    }
+    let max_pivots = params.max_pivots.unwrap_or(1000 + 50 * n);
+    let mut basis = Basis::new(lcp.m.as_slice(), lcp.q.as_slice(), d);
+    basis.run(max_pivots, params.pivot_tol)
+}
+
+/// Marks "not in the basis" in the position maps.
+const NONE: usize = usize::MAX;
+
+/// The variable entering the basis.
+#[derive(Debug, Clone, Copy)]
+enum Entering {
+    /// Structural variable: z_j for j < n, z0 for j = n.
+    Structural(usize),
+    /// The slack w_i.
+    Slack(usize),
+}
+
+/// A basic variable that may leave.
+#[derive(Debug, Clone, Copy)]
+enum Leaving {
+    /// The structural variable at position p of S.
+    Structural(usize),
+    /// The slack of row r.
+    Slack(usize),
+}
+
+/// The almost-complementary basis in the compact form of the module doc.
+struct Basis<'a> {
+    n: usize,
+    /// M, column-major (n x n).
+    m: &'a [f64],
+    q: &'a [f64],
+    d: &'a [f64],
+    /// Number of basic structural variables.
+    k: usize,
+    /// H = A_RS^-1, row-major with stride n; rows follow S, columns follow R.
+    h: Vec<f64>,
+    /// S: structural variable at each position (z0 = n).
+    s_var: Vec<usize>,
+    /// R: row at each position.
+    s_row: Vec<usize>,
+    /// Position of each structural variable in S, or NONE.
+    var_at: Vec<usize>,
+    /// Position of each row in R, or NONE (its slack is basic).
+    row_at: Vec<usize>,
+    /// Values of the basic structural variables (by position).
+    xs: Vec<f64>,
+    /// Values of the basic slacks (by row; rows in R are stale).
+    w: Vec<f64>,
+    /// Entering column, structural part: t_S (by position).
+    ts: Vec<f64>,
+    /// Entering column, slack part: t_w (by row; rows in R are stale).
+    tw: Vec<f64>,
+    /// Scratch k-vectors.
+    scratch_a: Vec<f64>,
+    scratch_b: Vec<f64>,
+    /// Tied candidates of the ratio test.
+    ties: Vec<Leaving>,
+    /// A_rS H for each slack candidate in a lexicographic tie-break.
+    lex_rows: Vec<f64>,
+    pivots: usize,
+}
+
+impl<'a> Basis<'a> {
+    fn new(m: &'a [f64], q: &'a [f64], d: &'a [f64]) -> Self {
+        let n = q.len();
+        Self {
+            n,
+            m,
+            q,
+            d,
+            k: 0,
+            h: vec![0.0; n * n],
+            s_var: vec![NONE; n],
+            s_row: vec![NONE; n],
+            var_at: vec![NONE; n + 1],
+            row_at: vec![NONE; n],
+            xs: vec![0.0; n],
+            w: q.to_vec(),
+            ts: vec![0.0; n],
+            tw: vec![0.0; n],
+            scratch_a: vec![0.0; n],
+            scratch_b: vec![0.0; n],
+            ties: Vec::with_capacity(n + 1),
+            lex_rows: Vec::new(),
+            pivots: 0,
+        }
+    }
+
+    /// Column j of [M, d] (the structural column is its negative).
+    #[inline]
+    fn mcol(&self, j: usize) -> &'a [f64] {
+        if j < self.n {
+            &self.m[j * self.n..(j + 1) * self.n]
+        } else {
+            self.d
+        }
+    }
+
+    fn run(&mut self, max_pivots: usize, pivot_tol: f64) -> Result<LemkeInfo, LemkeError> {
+        // First pivot: z0 enters; the row with the largest -q_i / d_i leaves
+        // (ties: largest index, which is the lexicographic choice for B = I).
+        let n = self.n;
+        let mut r = 0;
+        let mut best = f64::NEG_INFINITY;
+        for i in 0..n {
+            let ratio = -self.q[i] / self.d[i];
+            if ratio >= best {
+                best = ratio;
+                r = i;
+            }
+        }
+        self.direction(Entering::Structural(n));
+        self.pivot(Entering::Structural(n), Leaving::Slack(r), best);
+        let mut entering = Entering::Structural(r);
+        loop {
+            if self.pivots >= max_pivots {
+                return Err(LemkeError::MaxPivots {
+                    pivots: self.pivots,
+                    z: self.z(),
+                    z0: self.z0(),
+                });
+            }
+            self.direction(entering);
+            let Some((leaving, theta)) = self.ratio_test(pivot_tol) else {
+                return Err(LemkeError::RayTermination {
+                    pivots: self.pivots,
+                    z: self.z(),
+                    z0: self.z0(),
+                });
+            };
+            let left = match leaving {
+                Leaving::Structural(p) => Some(self.s_var[p]),
+                Leaving::Slack(_) => None,
+            };
+            self.pivot(entering, leaving, theta);
+            entering = match (left, leaving) {
+                (Some(var), _) if var == n => break,
+                (Some(var), _) => Entering::Slack(var),
+                (None, Leaving::Slack(row)) => Entering::Structural(row),
+                // A structural leaving variable always has `left = Some`.
+                (None, Leaving::Structural(_)) => break,
+            };
+        }
+        self.refine();
+        self.refine();
+        Ok(LemkeInfo {
+            z: self.z(),
+            pivots: self.pivots,
+        })
+    }
+
+    /// The z part of the current basic solution.
+    fn z(&self) -> Vec<f64> {
+        let mut z = vec![0.0; self.n];
+        for p in 0..self.k {
+            let j = self.s_var[p];
+            if j < self.n {
+                z[j] = self.xs[p].max(0.0);
+            }
+        }
+        z
+    }
+
+    fn z0(&self) -> f64 {
+        match self.var_at[self.n] {
+            NONE => 0.0,
+            p => self.xs[p],
+        }
+    }
+
+    /// Entering column t = B^-1 a: t_S = H a_R, t_w = a_R' - A_R'S t_S.
+    fn direction(&mut self, entering: Entering) {
+        let (n, k) = (self.n, self.k);
+        match entering {
+            Entering::Structural(j) => {
+                let col = self.mcol(j);
+                for (a, &row) in self.scratch_a[..k].iter_mut().zip(&self.s_row[..k]) {
+                    *a = -col[row];
+                }
+                for p in 0..k {
+                    self.ts[p] = dot(&self.h[p * n..p * n + k], &self.scratch_a[..k]);
+                }
+            }
+            Entering::Slack(i) => {
+                let qi = self.row_at[i];
+                for p in 0..k {
+                    self.ts[p] = self.h[p * n + qi];
+                }
+            }
+        }
+        // tw = g (+ a for a structural entering column), g = sum_p ts_p mcol(s_p).
+        self.tw.fill(0.0);
+        let mut p = 0;
+        while p + 4 <= k {
+            let (c0, c1, c2, c3) = (
+                self.mcol(self.s_var[p]),
+                self.mcol(self.s_var[p + 1]),
+                self.mcol(self.s_var[p + 2]),
+                self.mcol(self.s_var[p + 3]),
+            );
+            let (t0, t1, t2, t3) = (self.ts[p], self.ts[p + 1], self.ts[p + 2], self.ts[p + 3]);
+            for ((((g, &a0), &a1), &a2), &a3) in self.tw.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3)
+            {
+                *g += t0 * a0 + t1 * a1 + t2 * a2 + t3 * a3;
+            }
+            p += 4;
+        }
+        while p < k {
+            let c = self.mcol(self.s_var[p]);
+            let t = self.ts[p];
+            for (g, &a) in self.tw.iter_mut().zip(c) {
+                *g += t * a;
+            }
+            p += 1;
+        }
+        if let Entering::Structural(j) = entering {
+            let col = self.mcol(j);
+            for (g, &a) in self.tw.iter_mut().zip(col) {
+                *g -= a;
+            }
+        }
+    }
+
+    /// Minimum ratio test, lexicographic on ties; z0 leaves whenever it ties.
+    fn ratio_test(&mut self, pivot_tol: f64) -> Option<(Leaving, f64)> {
+        let (n, k) = (self.n, self.k);
+        let mut tmax = 0.0f64;
+        let mut xmax = 0.0f64;
+        for p in 0..k {
+            tmax = tmax.max(self.ts[p].abs());
+            xmax = xmax.max(self.xs[p].abs());
+        }
+        for i in 0..n {
+            if self.row_at[i] == NONE {
+                tmax = tmax.max(self.tw[i].abs());
+                xmax = xmax.max(self.w[i].abs());
+            }
+        }
+        let thr = pivot_tol * tmax;
+        let noise = 1e-13 * xmax;
+        let mut theta = f64::INFINITY;
+        for p in 0..k {
+            if self.ts[p] > thr {
+                theta = theta.min(self.xs[p].max(0.0) / self.ts[p]);
+            }
+        }
+        for i in 0..n {
+            if self.row_at[i] == NONE && self.tw[i] > thr {
+                theta = theta.min(self.w[i].max(0.0) / self.tw[i]);
+            }
+        }
+        if !theta.is_finite() {
+            return None;
+        }
+        let slack = 1e-9 * theta;
+        self.ties.clear();
+        let z0_at = self.var_at[n];
+        for p in 0..k {
+            let t = self.ts[p];
+            if t > thr && self.xs[p].max(0.0) / t <= theta + slack + noise / t {
+                if p == z0_at {
+                    return Some((Leaving::Structural(p), theta));
+                }
+                self.ties.push(Leaving::Structural(p));
+            }
+        }
+        for i in 0..n {
+            let t = self.tw[i];
+            if self.row_at[i] == NONE
+                && t > thr
+                && self.w[i].max(0.0) / t <= theta + slack + noise / t
+            {
+                self.ties.push(Leaving::Slack(i));
+            }
+        }
+        let leaving = if self.ties.len() == 1 {
+            self.ties[0]
+        } else {
+            self.lexicographic_choice()
+        };
+        let exact = match leaving {
+            Leaving::Structural(p) => self.xs[p].max(0.0) / self.ts[p],
+            Leaving::Slack(r) => self.w[r].max(0.0) / self.tw[r],
+        };
+        Some((leaving, exact))
+    }
+
+    /// Among the tied candidates, the lexicographic minimum of
+    /// (row of B^-1) / t, columns in the original row order.
+    fn lexicographic_choice(&mut self) -> Leaving {
+        let (n, k) = (self.n, self.k);
+        // Rows A_rS H of the slack candidates (B^-1 row r is [-A_rS H, e_r]).
+        let slack_count = self
+            .ties
+            .iter()
+            .filter(|c| matches!(c, Leaving::Slack(_)))
+            .count();
+        if self.lex_rows.len() < slack_count * k {
+            self.lex_rows.resize(slack_count * k, 0.0);
+        }
+        let mut slot = 0;
+        for c in 0..self.ties.len() {
+            if let Leaving::Slack(r) = self.ties[c] {
+                let mut row = std::mem::take(&mut self.lex_rows);
+                self.slack_row_times_h(r, &mut row[slot * k..(slot + 1) * k]);
+                self.lex_rows = row;
+                slot += 1;
+            }
+        }
+        // Entry of B^-1 / t for candidate c at column col.
+        let value = |this: &Self, cand: Leaving, slack_slot: usize, col: usize| -> f64 {
+            match cand {
+                Leaving::Structural(p) => match this.row_at[col] {
+                    NONE => 0.0,
+                    q => this.h[p * n + q] / this.ts[p],
+                },
+                Leaving::Slack(r) => {
+                    let entry = if col == r {
+                        1.0
+                    } else {
+                        match this.row_at[col] {
+                            NONE => 0.0,
+                            q => -this.lex_rows[slack_slot * k + q],
+                        }
+                    };
+                    entry / this.tw[r]
+                }
+            }
+        };
+        // Slot of each tie (slack candidates are numbered in order).
+        let mut alive: Vec<(Leaving, usize)> = Vec::with_capacity(self.ties.len());
+        let mut s = 0;
+        for &c in &self.ties {
+            match c {
+                Leaving::Structural(_) => alive.push((c, 0)),
+                Leaving::Slack(_) => {
+                    alive.push((c, s));
+                    s += 1;
+                }
+            }
+        }
+        for col in 0..n {
+            if alive.len() == 1 {
+                break;
+            }
+            let mut best = f64::INFINITY;
+            for &(c, sl) in &alive {
+                best = best.min(value(self, c, sl, col));
+            }
+            let tol = 1e-11 * (1.0 + best.abs());
+            alive.retain(|&(c, sl)| value(self, c, sl, col) <= best + tol);
+        }
+        // `alive` is never empty: the minimum itself always survives.
+        alive[0].0
+    }
+
+    /// out = A_rS H (length k), A_rS = -(row r of [M, d] on the columns S).
+    fn slack_row_times_h(&self, r: usize, out: &mut [f64]) {
+        let (n, k) = (self.n, self.k);
+        out.fill(0.0);
+        for p in 0..k {
+            let coef = -self.mcol(self.s_var[p])[r];
+            if coef != 0.0 {
+                axpy(coef, &self.h[p * n..p * n + k], out);
+            }
+        }
+    }
+
+    /// Pivot: values update, then the rank-one update of H.
+    fn pivot(&mut self, entering: Entering, leaving: Leaving, theta: f64) {
+        let (n, k) = (self.n, self.k);
+        self.pivots += 1;
+        for p in 0..k {
+            self.xs[p] -= theta * self.ts[p];
+        }
+        for (wi, &ti) in self.w.iter_mut().zip(&self.tw) {
+            *wi -= theta * ti;
+        }
+        match (entering, leaving) {
+            (Entering::Structural(j), Leaving::Slack(r)) => {
+                // Bordering: H' = [[H + ts v / s, -ts / s], [-v / s, 1 / s]].
+                let mut v = std::mem::take(&mut self.scratch_a);
+                self.slack_row_times_h(r, &mut v[..k]);
+                let sigma = self.tw[r];
+                for p in 0..k {
+                    let row = &mut self.h[p * n..p * n + k + 1];
+                    let coef = self.ts[p] / sigma;
+                    axpy(coef, &v[..k], &mut row[..k]);
+                    row[k] = -coef;
+                }
+                let last = &mut self.h[k * n..k * n + k + 1];
+                for (hq, &vq) in last[..k].iter_mut().zip(&v[..k]) {
+                    *hq = -vq / sigma;
+                }
+                last[k] = 1.0 / sigma;
+                self.scratch_a = v;
+                self.s_var[k] = j;
+                self.var_at[j] = k;
+                self.s_row[k] = r;
+                self.row_at[r] = k;
+                self.xs[k] = theta;
+                self.k += 1;
+            }
+            (Entering::Structural(j), Leaving::Structural(p)) => {
+                // Column replacement (product form of the inverse).
+                let pivot = self.ts[p];
+                let mut rowp = std::mem::take(&mut self.scratch_b);
+                for (dst, &src) in rowp[..k].iter_mut().zip(&self.h[p * n..p * n + k]) {
+                    *dst = src / pivot;
+                }
+                for a in 0..k {
+                    if a == p {
+                        self.h[a * n..a * n + k].copy_from_slice(&rowp[..k]);
+                    } else {
+                        let coef = -self.ts[a];
+                        if coef != 0.0 {
+                            axpy(coef, &rowp[..k], &mut self.h[a * n..a * n + k]);
+                        }
+                    }
+                }
+                self.scratch_b = rowp;
+                self.var_at[self.s_var[p]] = NONE;
+                self.s_var[p] = j;
+                self.var_at[j] = p;
+                self.xs[p] = theta;
+            }
+            (Entering::Slack(i), Leaving::Structural(p)) => {
+                // Deletion of row p and column qi: H' = H - H[:, qi] H[p, :] / H[p, qi].
+                let qi = self.row_at[i];
+                let pivot = self.ts[p];
+                let mut rowp = std::mem::take(&mut self.scratch_b);
+                rowp[..k].copy_from_slice(&self.h[p * n..p * n + k]);
+                for a in 0..k {
+                    if a != p {
+                        let coef = -self.ts[a] / pivot;
+                        if coef != 0.0 {
+                            axpy(coef, &rowp[..k], &mut self.h[a * n..a * n + k]);
+                        }
+                    }
+                }
+                self.scratch_b = rowp;
+                let last = k - 1;
+                if p != last {
+                    self.h.copy_within(last * n..last * n + k, p * n);
+                }
+                if qi != last {
+                    for a in 0..last {
+                        self.h[a * n + qi] = self.h[a * n + last];
+                    }
+                }
+                self.var_at[self.s_var[p]] = NONE;
+                if p != last {
+                    self.s_var[p] = self.s_var[last];
+                    self.var_at[self.s_var[p]] = p;
+                    self.xs[p] = self.xs[last];
+                }
+                self.row_at[i] = NONE;
+                if qi != last {
+                    self.s_row[qi] = self.s_row[last];
+                    self.row_at[self.s_row[qi]] = qi;
+                }
+                self.s_var[last] = NONE;
+                self.s_row[last] = NONE;
+                self.w[i] = theta;
+                self.k -= 1;
+            }
+            (Entering::Slack(i), Leaving::Slack(r)) => {
+                // Row replacement: H' = H - H[:, qi] (v - e_qi) / v_qi, v = A_rS H.
+                let qi = self.row_at[i];
+                let mut v = std::mem::take(&mut self.scratch_a);
+                self.slack_row_times_h(r, &mut v[..k]);
+                let pivot = v[qi];
+                v[qi] -= 1.0;
+                for a in 0..k {
+                    let coef = -self.ts[a] / pivot;
+                    if coef != 0.0 {
+                        axpy(coef, &v[..k], &mut self.h[a * n..a * n + k]);
+                    }
+                }
+                self.scratch_a = v;
+                self.row_at[i] = NONE;
+                self.s_row[qi] = r;
+                self.row_at[r] = qi;
+                self.w[i] = theta;
+            }
+        }
+    }
+
+    /// One step of iterative refinement of A_RS x_S = q_R:
+    /// x_S += H (q_R - A_RS x_S), A_RS = -[M, d] on rows R, columns S.
+    fn refine(&mut self) {
+        let (n, k) = (self.n, self.k);
+        let mut res = std::mem::take(&mut self.scratch_a);
+        for q in 0..k {
+            res[q] = self.q[self.s_row[q]];
+        }
+        for p in 0..k {
+            let col = self.mcol(self.s_var[p]);
+            let x = self.xs[p];
+            for q in 0..k {
+                res[q] += col[self.s_row[q]] * x;
+            }
+        }
+        for p in 0..k {
+            self.xs[p] += dot(&self.h[p * n..p * n + k], &res[..k]);
+        }
+        self.scratch_a = res;
+    }
+}
+
+/// Dot product with eight independent accumulators (vectorises).
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let mut acc = [0.0f64; 8];
+    let mut ca = a.chunks_exact(8);
+    let mut cb = b.chunks_exact(8);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        for l in 0..8 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in ca.remainder().iter().zip(cb.remainder()) {
+        tail += x * y;
+    }
+    (acc[0] + acc[4]) + (acc[1] + acc[5]) + (acc[2] + acc[6]) + (acc[3] + acc[7]) + tail
+}
+
+/// y += alpha x.
+#[inline]
+fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
+    for (yi, &xi) in y.iter_mut().zip(x) {
+        *yi += alpha * xi;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{DMatrix, DVector};
+
+    fn lcp(n: usize, m_row_major: &[f64], q: &[f64]) -> Lcp {
+        Lcp::new(
+            DMatrix::from_row_slice(n, n, m_row_major),
+            DVector::from_column_slice(q),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn solves_a_2x2_positive_definite_problem() {
+        // M = [[2, 1], [1, 2]], q = (-5, -6): z = (4/3, 7/3), w = 0.
+        let p = lcp(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]);
+        let info = lemke(&p, &LemkeParams::default()).unwrap();
+        assert!((info.z[0] - 4.0 / 3.0).abs() < 1e-14, "{:?}", info.z);
+        assert!((info.z[1] - 7.0 / 3.0).abs() < 1e-14, "{:?}", info.z);
+        assert!(p.residual(&info.z) < 1e-15);
+        assert_eq!(info.pivots, 3);
+    }
+
+    #[test]
+    fn nonnegative_q_needs_no_pivot() {
+        let p = lcp(2, &[1.0, 0.0, 0.0, 1.0], &[1.0, 0.0]);
+        let info = lemke(&p, &LemkeParams::default()).unwrap();
+        assert_eq!(info.z, vec![0.0, 0.0]);
+        assert_eq!(info.pivots, 0);
+    }
+
+    #[test]
+    fn reports_ray_termination_on_an_infeasible_problem() {
+        // M = [[-1]], q = (-1): w = -z - 1 < 0 for every z >= 0.
+        let p = lcp(1, &[-1.0], &[-1.0]);
+        match lemke(&p, &LemkeParams::default()) {
+            Err(LemkeError::RayTermination { pivots, .. }) => assert_eq!(pivots, 1),
+            other => panic!("expected a ray, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn rejects_a_bad_covering_vector() {
+        let p = lcp(2, &[1.0, 0.0, 0.0, 1.0], &[-1.0, -1.0]);
+        let params = LemkeParams {
+            covering: Some(vec![1.0, 0.0]),
+            ..LemkeParams::default()
+        };
+        assert_eq!(
+            lemke(&p, &params),
+            Err(LemkeError::InvalidCovering {
+                index: 1,
+                value: 0.0
+            })
+        );
+        let params = LemkeParams {
+            covering: Some(vec![1.0]),
+            ..LemkeParams::default()
+        };
+        assert!(matches!(
+            lemke(&p, &params),
+            Err(LemkeError::CoveringLength { .. })
+        ));
+    }
+
+    #[test]
+    fn another_covering_vector_gives_the_same_unique_solution() {
+        let p = lcp(
+            3,
+            &[4.0, -1.0, 0.5, -1.0, 4.0, -1.0, 0.0, -1.0, 4.0],
+            &[-1.0, 2.0, -3.0],
+        );
+        let a = lemke(&p, &LemkeParams::default()).unwrap();
+        let params = LemkeParams {
+            covering: Some(vec![1.0, 2.0, 3.0]),
+            ..LemkeParams::default()
+        };
+        let b = lemke(&p, &params).unwrap();
+        for (x, y) in a.z.iter().zip(&b.z) {
+            assert!((x - y).abs() < 1e-14);
+        }
+        assert!(p.residual(&a.z) < 1e-15);
+    }
+
+    #[test]
+    fn degenerate_problem_terminates_with_a_solution() {
+        // Every ratio ties at the first pivots (q = -e, identical rows of M).
+        let p = lcp(
+            3,
+            &[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+            &[-1.0, -1.0, -1.0],
+        );
+        let info = lemke(&p, &LemkeParams::default()).unwrap();
+        assert!(p.residual(&info.z) < 1e-15, "{:?}", info.z);
+    }
+
+    #[test]
+    fn max_pivots_is_reported() {
+        let p = lcp(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]);
+        let params = LemkeParams {
+            max_pivots: Some(1),
+            ..LemkeParams::default()
+        };
+        assert!(matches!(
+            lemke(&p, &params),
+            Err(LemkeError::MaxPivots { pivots: 1, .. })
+        ));
+    }
+}
