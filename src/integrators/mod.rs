@@ -1,1 +1,2 @@
 //! Time integrators for non-smooth systems.
+pub mod event_driven;
