@@ -26,8 +26,8 @@ pub struct EnumerateParams {
     pub max_dim: usize,
     /// Node (LP) limit.
     pub max_nodes: usize,
-    /// A vertex with min(z_i, w_i) <= complementarity_tol (relative to the
-    /// scale of its row) counts as complementary.
+    /// z_i (or w_i) counts as zero below complementarity_tol times the
+    /// rounding scale of its computation (||z||_inf, |q_i| + |M_i| |z|).
     pub complementarity_tol: f64,
     /// Phase-1 optimum below which P counts as nonempty (rows scaled to 1).
     pub feasibility_tol: f64,
@@ -38,7 +38,7 @@ impl Default for EnumerateParams {
         Self {
             max_dim: 30,
             max_nodes: 200_000,
-            complementarity_tol: 1e-10,
+            complementarity_tol: 1e-11,
             feasibility_tol: 1e-9,
         }
     }
@@ -124,15 +124,6 @@ pub fn enumerate(lcp: &Lcp, params: &EnumerateParams) -> Result<EnumerateInfo, E
             nodes: 0,
         });
     }
-    let row_scale: Vec<f64> = (0..n)
-        .map(|i| {
-            let mut s = lcp.q[i].abs();
-            for j in 0..n {
-                s = s.max(lcp.m[(i, j)].abs());
-            }
-            if s > 0.0 { s } else { 1.0 }
-        })
-        .collect();
     let mut stack = vec![vec![Fix::Free; n]];
     let mut nodes = 0;
     while let Some(fixes) = stack.pop() {
@@ -144,19 +135,21 @@ pub fn enumerate(lcp: &Lcp, params: &EnumerateParams) -> Result<EnumerateInfo, E
             continue;
         };
         let w = lcp.w(&vertex.z);
+        let zero = ZeroTest::new(lcp, &vertex.z, params.complementarity_tol);
         // The free index with the largest complementarity violation.
         let mut worst: Option<(usize, f64)> = None;
         for i in 0..n {
-            if fixes[i] == Fix::Free {
-                let viol = vertex.z[i].min(w[i]).max(0.0) / row_scale[i];
-                if viol > params.complementarity_tol && worst.is_none_or(|(_, v)| viol > v) {
+            if fixes[i] == Fix::Free && !zero.z(vertex.z[i]) && !zero.w(i, w[i]) {
+                let viol = (vertex.z[i] / zero.z_scale).min(w[i] / zero.w_scale[i]);
+                if worst.is_none_or(|(_, v)| viol > v) {
                     worst = Some((i, viol));
                 }
             }
         }
         match worst {
             None => {
-                return Ok(EnumerateInfo { z: vertex.z, nodes });
+                let z = polish_principal(lcp, &vertex.z, &zero).unwrap_or(vertex.z);
+                return Ok(EnumerateInfo { z, nodes });
             }
             Some((i, _)) => {
                 let (first, second) = if vertex.z[i] <= w[i] {
@@ -283,6 +276,60 @@ fn feasible_vertex(lcp: &Lcp, fixes: &[Fix], feasibility_tol: f64) -> Option<Ver
         z = p;
     }
     Some(Vertex { z })
+}
+
+/// When a computed z_i or w_i counts as zero: below `tol` times the
+/// rounding scale of its computation (||z||_inf for z, |q_i| + |M_i| |z|
+/// for w_i).
+struct ZeroTest {
+    z_scale: f64,
+    w_scale: Vec<f64>,
+    tol: f64,
+}
+
+impl ZeroTest {
+    fn new(lcp: &Lcp, z: &[f64], tol: f64) -> Self {
+        let n = z.len();
+        let z_scale = z
+            .iter()
+            .fold(0.0f64, |a, v| a.max(v.abs()))
+            .max(f64::MIN_POSITIVE);
+        let w_scale = (0..n)
+            .map(|i| {
+                let s: f64 = (0..n).map(|j| (lcp.m[(i, j)] * z[j]).abs()).sum();
+                (s + lcp.q[i].abs()).max(f64::MIN_POSITIVE)
+            })
+            .collect();
+        Self {
+            z_scale,
+            w_scale,
+            tol,
+        }
+    }
+    fn z(&self, zi: f64) -> bool {
+        zi <= self.tol * self.z_scale
+    }
+    fn w(&self, i: usize, wi: f64) -> bool {
+        wi <= self.tol * self.w_scale[i]
+    }
+}
+
+/// Re-solves the principal system M_aa z_a = -q_a of a complementary
+/// point's support a; the result when it has the smaller residual.
+fn polish_principal(lcp: &Lcp, z: &[f64], zero: &ZeroTest) -> Option<Vec<f64>> {
+    let n = z.len();
+    let alpha: Vec<usize> = (0..n).filter(|&i| !zero.z(z[i])).collect();
+    let k = alpha.len();
+    let mut out = vec![0.0; n];
+    if k > 0 {
+        let a = DMatrix::from_fn(k, k, |i, j| lcp.m[(alpha[i], alpha[j])]);
+        let rhs = nalgebra::DVector::from_fn(k, |i, _| -lcp.q[alpha[i]]);
+        let za = a.full_piv_lu().solve(&rhs)?;
+        for (i, &ai) in alpha.iter().enumerate() {
+            out[ai] = za[i].max(0.0);
+        }
+    }
+    (lcp.residual(&out) < lcp.residual(z)).then_some(out)
 }
 
 /// Gauss-Jordan pivot of the tableau on (r, c).

@@ -645,14 +645,14 @@ impl<'a> Basis<'a> {
     fn refine(&mut self) {
         let (n, k) = (self.n, self.k);
         let mut res = std::mem::take(&mut self.scratch_a);
-        for q in 0..k {
-            res[q] = self.q[self.s_row[q]];
+        for (r, &row) in res[..k].iter_mut().zip(&self.s_row[..k]) {
+            *r = self.q[row];
         }
         for p in 0..k {
             let col = self.mcol(self.s_var[p]);
             let x = self.xs[p];
-            for q in 0..k {
-                res[q] += col[self.s_row[q]] * x;
+            for (r, &row) in res[..k].iter_mut().zip(&self.s_row[..k]) {
+                *r += col[row] * x;
             }
         }
         for p in 0..k {

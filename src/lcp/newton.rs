@@ -18,7 +18,10 @@
 //! (grad Psi . d > -rho ||d||^p, DFK 1996) or its line search fails, a
 //! steepest-descent step d = -grad Psi is taken instead. Dense LU with
 //! partial pivoting: nalgebra for n <= 16, faer above. Stops when the shared
-//! residual [`Lcp::residual`] <= tol.
+//! residual [`Lcp::residual`] <= tol. Once the residual is below 1e-6, a
+//! full min-Newton (active-set) step is tried each iteration and kept when
+//! it meets the tolerance, so FB ends at round-off instead of crawling
+//! towards degenerate solutions.
 
 use crate::lcp::Lcp;
 use nalgebra::{DMatrix, DVector};
@@ -175,6 +178,19 @@ pub fn newton(
                 residual,
             });
         }
+        if residual <= POLISH_BELOW
+            && let Some(polished) = active_set_step(lcp, &z, &w, &mut jac)
+        {
+            let r = lcp.residual(polished.as_slice());
+            if r <= params.tol {
+                return Ok(NewtonInfo {
+                    z: polished.iter().copied().collect(),
+                    iterations: iteration + 1,
+                    gradient_steps,
+                    residual: r,
+                });
+            }
+        }
         jacobian(phi_kind, lcp, &z, &w, &mut jac);
         let merit = 0.5 * phi.norm_squared();
         let grad = jac.tr_mul(&phi);
@@ -216,6 +232,25 @@ pub fn newton(
     })
 }
 
+/// Residual below which a full active-set step is tried (see
+/// [`active_set_step`]).
+const POLISH_BELOW: f64 = 1e-6;
+
+/// The full min-Newton step from z: with the active set {z_i <= w_i} it
+/// solves z_i = 0 there and w_i = 0 elsewhere. Near a solution whose active
+/// set is identified this lands on it to round-off (finite termination).
+fn active_set_step(
+    lcp: &Lcp,
+    z: &DVector<f64>,
+    w: &DVector<f64>,
+    jac: &mut DMatrix<f64>,
+) -> Option<DVector<f64>> {
+    jacobian(Complementarity::Min, lcp, z, w, jac);
+    let phi = phi_vector(Complementarity::Min, z, w);
+    let d = solve_dense(jac, &(-phi))?;
+    Some((z + d).map(|v| v.max(0.0)))
+}
+
 /// Backtracking (halving) Armijo search along d; returns the new z, w, Phi.
 fn line_search(
     lcp: &Lcp,
@@ -226,7 +261,8 @@ fn line_search(
     merit: f64,
     slope: f64,
 ) -> Option<(DVector<f64>, DVector<f64>, DVector<f64>)> {
-    if !(slope < 0.0) || !d.iter().all(|v| v.is_finite()) {
+    // `slope` may be NaN: only a finite negative slope is a descent.
+    if slope.is_nan() || slope >= 0.0 || !d.iter().all(|v| v.is_finite()) {
         return None;
     }
     let mut s = 1.0;

@@ -83,13 +83,14 @@ pub fn pgs(lcp: &Lcp, params: &PgsParams, warm_start: Option<&[f64]>) -> Result<
             lcp.m.ncols()
         )));
     }
-    if !(params.relaxation > 0.0 && params.relaxation < 2.0) {
+    if params.relaxation.is_nan() || params.relaxation <= 0.0 || params.relaxation >= 2.0 {
         return Err(PgsError::InvalidRelaxation(params.relaxation));
     }
     let mut inv_diag = vec![0.0; n];
     for (i, inv) in inv_diag.iter_mut().enumerate() {
         let value = lcp.m[(i, i)];
-        if !(value > 0.0) {
+        // NaN counts as not positive.
+        if value.is_nan() || value <= 0.0 {
             return Err(PgsError::NonPositiveDiagonal { index: i, value });
         }
         *inv = params.relaxation / value;
