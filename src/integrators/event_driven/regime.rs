@@ -314,3 +314,104 @@ impl Regime {
         expm(&(&self.generator * tau))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::gap_system::{GapSprings, Harmonic, csr_from_rows};
+
+    fn two_dof() -> GapSystem {
+        GapSystem {
+            mass: csr_from_rows(&[vec![2.0, 0.0], vec![0.0, 1.0]]),
+            damping: csr_from_rows(&[vec![0.1, -0.05], vec![-0.05, 0.2]]),
+            stiffness: csr_from_rows(&[vec![3.0, -1.0], vec![-1.0, 1.0]]),
+            springs: GapSprings {
+                directions: csr_from_rows(&[vec![1.0, 0.0], vec![-1.0, 1.0]]),
+                gaps: vec![0.1, 0.3],
+                stiffness: vec![5.0, 2.0],
+            },
+            excitation: Harmonic {
+                amplitude: vec![0.7, -0.4],
+                omega: 1.3,
+            },
+        }
+    }
+
+    /// M⁻¹ (F cos wt - C v - K x - Dᵀ k max(0, D x - g)), evaluated directly.
+    fn acceleration(system: &GapSystem, x: &[f64], v: &[f64], t: f64) -> Vec<f64> {
+        let n = x.len();
+        let mut rhs = system.excitation.at(t);
+        let (c, k) = (to_dense(&system.damping), to_dense(&system.stiffness));
+        for i in 0..n {
+            for j in 0..n {
+                rhs[i] -= c[(i, j)] * v[j] + k[(i, j)] * x[j];
+            }
+        }
+        let f: Vec<f64> = system.springs.forces(x).iter().map(|f| -f).collect();
+        system.springs.add_transposed(&f, &mut rhs);
+        let m = to_dense(&system.mass);
+        m.lu()
+            .solve(&DVector::from_vec(rhs))
+            .map(|a| a.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn generator_reproduces_the_equation_of_motion_in_each_regime() {
+        let system = two_dof();
+        let prepared = PreparedSystem::new(&system).unwrap();
+        let t = 0.7;
+        // states in all four regimes: (y0, y1) signs
+        for x in [[0.0, 0.0], [0.5, 0.2], [-0.2, 0.4], [0.6, 1.2]] {
+            let v = [0.3, -0.8];
+            let w = prepared.augment(&x, &v, t);
+            let active: Vec<bool> = (0..2).map(|j| prepared.opening(j, &w) > 0.0).collect();
+            let dw = prepared.generator(&active) * &w;
+            let a = acceleration(&system, &x, &v, t);
+            assert_eq!(a.len(), 2);
+            for i in 0..2 {
+                assert!((dw[i] - v[i]).abs() < 1e-15);
+                assert!(
+                    (dw[2 + i] - a[i]).abs() < 1e-14,
+                    "x = {x:?}: {} vs {}",
+                    dw[2 + i],
+                    a[i]
+                );
+            }
+            // phase derivatives: c' = -w s, s' = w c
+            assert!((dw[4] + 1.3 * (1.3 * t).sin()).abs() < 1e-15);
+            assert!((dw[5] - 1.3 * (1.3 * t).cos()).abs() < 1e-15);
+            assert_eq!(dw[6], 0.0);
+        }
+    }
+
+    #[test]
+    fn regime_step_is_a_fraction_of_the_shortest_period() {
+        let system = two_dof();
+        let prepared = PreparedSystem::new(&system).unwrap();
+        let open = Regime::new(&prepared, &[false, false], 64).unwrap();
+        let closed = Regime::new(&prepared, &[true, true], 64).unwrap();
+        assert!(
+            closed.time_scale < open.time_scale,
+            "engaging springs stiffens the regime"
+        );
+        assert!((open.step * 64.0 - open.time_scale).abs() < 1e-15 * open.time_scale);
+        // shortest period is at most the forcing period
+        assert!(open.time_scale <= 2.0 * std::f64::consts::PI / 1.3 + 1e-12);
+        let e = open.transition(open.step).unwrap();
+        assert!((&e - &open.step_transition).amax() == 0.0);
+    }
+
+    #[test]
+    fn dimension_mismatches_are_errors() {
+        let mut system = two_dof();
+        system.springs.gaps.pop();
+        assert!(PreparedSystem::new(&system).is_err());
+        let mut system = two_dof();
+        system.excitation.amplitude.push(1.0);
+        assert!(PreparedSystem::new(&system).is_err());
+        let mut system = two_dof();
+        system.excitation.omega = f64::NAN;
+        assert!(PreparedSystem::new(&system).is_err());
+    }
+}
