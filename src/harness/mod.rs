@@ -9,6 +9,7 @@ pub mod manifest;
 pub mod outcome;
 pub mod plot;
 pub mod reference;
+pub mod report;
 pub mod results;
 pub mod spec;
 pub mod study;

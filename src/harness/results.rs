@@ -421,6 +421,9 @@ fn column_table(out: &mut String, rows: &[(String, String)]) {
     out.push('\n');
 }
 
+/// `(name, doc)` pairs: the columns of a file, or files with their docs.
+type ColumnDocs = Vec<(String, String)>;
+
 /// The study's README.md: files, every column of every CSV, failed cases.
 fn study_readme(study: &StudyResult) -> String {
     let mut md = format!(
@@ -450,7 +453,7 @@ fn study_readme(study: &StudyResult) -> String {
     column_table(&mut md, &summary_rows);
 
     // Group files whose columns (names and docs) are identical.
-    let mut groups: Vec<(Vec<(String, String)>, Vec<(String, String)>)> = Vec::new();
+    let mut groups: Vec<(ColumnDocs, ColumnDocs)> = Vec::new();
     for (case, result) in &study.cases {
         let Ok(output) = result else { continue };
         let mut files = vec![(

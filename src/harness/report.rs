@@ -1,0 +1,157 @@
+//! The report of a run: `report/index.html` (self-contained page, inline
+//! CSS, no scripts), `report/README.md` (GitHub markdown, same content) and
+//! `report/figures/*.svg`.
+//!
+//! Content: header (suite, overall status, run command), an overview of the
+//! studies, one section per study (description, notes, figures with
+//! captions, checks with failed rows red / **FAIL**, timings, solver errors),
+//! the performance history (`harness::history`), and a provenance footer.
+//! Both pages are rendered from one document tree (`doc`), so they cannot
+//! drift apart. The figures directory is rebuilt and swapped in as a whole
+//! (`harness::atomic::StagedDir`), so figures of studies no longer in the
+//! run disappear; the pages are replaced by rename. The report describes the
+//! studies of this run only (after `--only a`, study `a` alone).
+//!
+//! Figure files: `figures/<study>-<figure>.svg` (a numeric suffix makes a
+//! clash unique) and `figures/history/<study>.svg`.
+
+mod doc;
+mod format;
+mod html;
+mod markdown;
+mod perf;
+mod sections;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+pub use doc::{Block, Document, Inline, Row, RowKind, Table};
+pub use format::{count, seconds, short_commit, sig};
+
+use crate::error::OutputError;
+use crate::harness::atomic::{self, StagedDir};
+use crate::harness::figure::Figure;
+use crate::harness::history::History;
+use crate::harness::outcome::RunResult;
+use crate::harness::plot;
+
+/// A figure as written for the report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedFigure {
+    /// Path relative to the report directory, e.g. `figures/a-b.svg`.
+    pub src: String,
+    /// The figure's title.
+    pub title: String,
+    /// The figure's caption.
+    pub caption: String,
+    /// Why it could not be drawn (the report says so in its place).
+    pub error: Option<String>,
+}
+
+/// Renders `figure` into the staging figures directory as `relative`
+/// (below `figures/`). Drawing errors are kept for the page; I/O errors
+/// abort.
+fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigure, OutputError> {
+    let path = stage.join(relative);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| OutputError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+    }
+    let error = match plot::render_svg_string(figure) {
+        Ok(svg) => {
+            atomic::write_plain(&path, svg.as_bytes())?;
+            None
+        }
+        Err(message) => Some(message),
+    };
+    Ok(RenderedFigure {
+        src: format!("figures/{relative}"),
+        title: figure.title.clone(),
+        caption: figure.caption.clone(),
+        error,
+    })
+}
+
+/// A file stem unique among `taken`.
+fn unique_stem(taken: &mut BTreeSet<String>, stem: String) -> String {
+    let mut candidate = stem.clone();
+    let mut n = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{stem}-{n}");
+        n += 1;
+    }
+    candidate
+}
+
+/// Builds the document; `figures[i]` are the rendered figures of study `i`,
+/// `history_figures` the rendered history figure of each study.
+pub fn document(
+    run: &RunResult,
+    history: &History,
+    figures: &[Vec<RenderedFigure>],
+    history_figures: &[(String, RenderedFigure)],
+) -> Document {
+    let mut doc = Document {
+        title: format!("contact-harness report: {}", run.suite),
+        blocks: Vec::new(),
+    };
+    sections::header(&mut doc, run);
+    sections::overview(&mut doc, run);
+    for (i, study) in run.studies.iter().enumerate() {
+        sections::study(&mut doc, study, figures.get(i).map_or(&[], Vec::as_slice));
+    }
+    perf::section(&mut doc, run, history, history_figures);
+    sections::footer(&mut doc, &run.manifest);
+    doc
+}
+
+/// Writes `report_dir/index.html`, `report_dir/README.md` and
+/// `report_dir/figures/` for `run` with the performance `history`.
+pub fn write_report(
+    report_dir: &Path,
+    run: &RunResult,
+    history: &History,
+) -> Result<(), OutputError> {
+    std::fs::create_dir_all(report_dir).map_err(|e| OutputError::Io {
+        path: report_dir.to_path_buf(),
+        source: e,
+    })?;
+    let staged = StagedDir::new(&report_dir.join("figures"))?;
+    let mut taken = BTreeSet::new();
+    let mut figures = Vec::with_capacity(run.studies.len());
+    for study in &run.studies {
+        let mut rendered = Vec::with_capacity(study.summary.figures.len());
+        for figure in &study.summary.figures {
+            let stem = unique_stem(&mut taken, format!("{}-{}", study.name, figure.name));
+            rendered.push(render(staged.path(), &format!("{stem}.svg"), figure)?);
+        }
+        figures.push(rendered);
+    }
+    let mut history_figures = Vec::new();
+    for (study, figure) in perf::history_figures(history) {
+        let rendered = render(staged.path(), &format!("history/{study}.svg"), &figure)?;
+        history_figures.push((study, rendered));
+    }
+    staged.commit()?;
+    let doc = document(run, history, &figures, &history_figures);
+    atomic::write_file(
+        &report_dir.join("index.html"),
+        html::render(&doc).as_bytes(),
+    )?;
+    atomic::write_file(
+        &report_dir.join("README.md"),
+        markdown::render(&doc).as_bytes(),
+    )
+}
+
+/// The document rendered as HTML (for tests and tools).
+pub fn render_html(doc: &Document) -> String {
+    html::render(doc)
+}
+
+/// The document rendered as markdown (for tests and tools).
+pub fn render_markdown(doc: &Document) -> String {
+    markdown::render(doc)
+}

@@ -1,0 +1,293 @@
+//! The performance-history section: per study, wall time over commits (one
+//! line per case and method, log scale) and the latest value of every
+//! benchmark against the previous commit, with the flags of
+//! `harness::history::compare_latest` (counter changed; wall time slower
+//! than the median of the previous up to 5 commits by more than
+//! max(20 %, 3 robust sigma)).
+
+use super::RenderedFigure;
+use super::doc::{Block, Document, RowKind, Table, code, strong, text};
+use super::format::{count, percent, seconds, short_commit};
+use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::history::{self, History, HistoryFlag, HistoryRow, Verdict};
+use crate::harness::outcome::RunResult;
+
+/// Above this many rows, a study's unchanged counters collapse into one row.
+pub const COLLAPSE_COUNTERS_ABOVE: usize = 40;
+/// The commit list shows at most this many (the latest).
+pub const MAX_COMMITS_LISTED: usize = 30;
+
+/// The wall-time figure of each study in the history (first-appearance
+/// order). Only rows of the host of the study's latest wall time are drawn.
+pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
+    let mut out = Vec::new();
+    for study in history.studies() {
+        let walls: Vec<&HistoryRow> = history
+            .rows
+            .iter()
+            .filter(|r| r.study == study && r.is_wall_time())
+            .collect();
+        let Some(host) = walls.last().map(|r| r.host.clone()) else {
+            continue;
+        };
+        let walls: Vec<&HistoryRow> = walls.into_iter().filter(|r| r.host == host).collect();
+        let mut keys: Vec<(&str, &str)> = Vec::new();
+        for r in &walls {
+            if !keys.contains(&(r.case.as_str(), r.method.as_str())) {
+                keys.push((&r.case, &r.method));
+            }
+        }
+        let single_case = keys.iter().all(|k| k.0 == keys[0].0);
+        let series = keys
+            .iter()
+            .map(|&(case, method)| {
+                let rows: Vec<&HistoryRow> = walls
+                    .iter()
+                    .copied()
+                    .filter(|r| r.case == case && r.method == method)
+                    .collect();
+                let points = history::per_commit_values(history, &rows)
+                    .into_iter()
+                    .map(|(i, r)| ((i + 1) as f64, r.value))
+                    .collect();
+                let label = if single_case {
+                    method.to_string()
+                } else {
+                    format!("{case} / {method}")
+                };
+                Series {
+                    label,
+                    points,
+                    style: Style::LineMarkers,
+                }
+            })
+            .collect();
+        out.push((
+            study.to_string(),
+            Figure {
+                name: "history".to_string(),
+                title: format!("{study}: wall time over commits"),
+                x: Axis::linear("commit index (order of first appearance) [-]"),
+                y: Axis::log("wall time [s]"),
+                series,
+                caption: format!(
+                    "Wall time of every case and method of study {study} at each commit (its most recent run), \
+                     measured on host {host}; commit indices are listed in the table of commits."
+                ),
+            },
+        ));
+    }
+    out
+}
+
+fn value_text(metric: &str, v: f64) -> String {
+    if metric == "wall_s" {
+        seconds(v)
+    } else {
+        count(v)
+    }
+}
+
+fn change_text(f: &HistoryFlag) -> String {
+    match (f.previous, f.baseline) {
+        (_, Some(base)) if f.metric == "wall_s" => {
+            format!("{} vs median", percent(f.latest / base - 1.0))
+        }
+        (Some(prev), _) if f.metric != "wall_s" => {
+            let d = f.latest - prev;
+            if d == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{}{}", if d > 0.0 { "+" } else { "" }, count(d))
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+fn flag_table(flags: &[&HistoryFlag]) -> Table {
+    let mut table = Table::new(&[
+        ("case", false),
+        ("method", false),
+        ("metric", false),
+        ("previous commit", false),
+        ("previous", true),
+        ("latest commit", false),
+        ("latest", true),
+        ("change", true),
+        ("verdict", false),
+    ]);
+    let collapse = flags.len() > COLLAPSE_COUNTERS_ABOVE;
+    let mut unchanged = 0usize;
+    for f in flags {
+        if collapse && f.verdict == Verdict::Unchanged {
+            unchanged += 1;
+            continue;
+        }
+        let verdict = if f.verdict.is_flag() {
+            strong(f.verdict.label())
+        } else {
+            text(f.verdict.label())
+        };
+        table.push(
+            if f.verdict.is_flag() {
+                RowKind::Flag
+            } else {
+                RowKind::Normal
+            },
+            vec![
+                vec![text(&f.case)],
+                vec![code(&f.method)],
+                vec![code(&f.metric)],
+                vec![text(
+                    f.previous_commit
+                        .as_deref()
+                        .map(short_commit)
+                        .unwrap_or_default(),
+                )],
+                vec![text(
+                    f.previous
+                        .map(|v| value_text(&f.metric, v))
+                        .unwrap_or_default(),
+                )],
+                vec![text(short_commit(&f.latest_commit))],
+                vec![text(value_text(&f.metric, f.latest))],
+                vec![text(change_text(f))],
+                vec![verdict],
+            ],
+        );
+    }
+    if unchanged > 0 {
+        let blank = || vec![text("")];
+        table.push(
+            RowKind::Summary,
+            vec![
+                vec![text(format!("{unchanged} more"))],
+                blank(),
+                vec![text("counters")],
+                blank(),
+                blank(),
+                blank(),
+                blank(),
+                vec![text("0")],
+                vec![text(format!(
+                    "unchanged ({unchanged} counters equal to the previous commit)"
+                ))],
+            ],
+        );
+    }
+    table
+}
+
+/// The performance-history section.
+pub fn section(
+    doc: &mut Document,
+    run: &RunResult,
+    history: &History,
+    figures: &[(String, RenderedFigure)],
+) {
+    doc.heading(2, "Performance history", Some("performance-history"));
+    let commits = history.commits();
+    let recorded = if run.record_history {
+        "This run was appended to the history."
+    } else {
+        "This run was not appended to the history (only full suite runs are recorded)."
+    };
+    doc.paragraph(vec![
+        text(format!("{} rows over {} commit(s) in ", history.rows.len(), commits.len())),
+        code("history/history.csv"),
+        text(format!(". {recorded} ")),
+        text(
+            "Counters (steps, iterations, pivots, factorizations) are exact: any change from the previous commit is \
+             flagged changed. A wall time is flagged slower when it exceeds the median of the previous (up to) 5 commits \
+             by more than max(20 %, 3 sigma), sigma = 1.4826 MAD, on the same host.",
+        ),
+    ]);
+    if history.rows.is_empty() {
+        doc.paragraph(vec![text("The history is empty.")]);
+        return;
+    }
+    let flags = history::compare_latest(history);
+    let slower = flags
+        .iter()
+        .filter(|f| f.verdict == Verdict::Slower)
+        .count();
+    let changed = flags
+        .iter()
+        .filter(|f| f.verdict == Verdict::Changed)
+        .count();
+    doc.paragraph(vec![
+        text("Latest commit against the previous ones: "),
+        if slower > 0 {
+            strong(format!("{slower} slower"))
+        } else {
+            text("0 slower")
+        },
+        text(", "),
+        if changed > 0 {
+            strong(format!("{changed} counters changed"))
+        } else {
+            text("0 counters changed")
+        },
+        text(format!(" of {} benchmarks.", flags.len())),
+    ]);
+
+    doc.heading(3, "Commits", None);
+    let mut table = Table::new(&[
+        ("index", true),
+        ("commit", false),
+        ("first run", false),
+        ("rows", true),
+    ]);
+    let skip = commits.len().saturating_sub(MAX_COMMITS_LISTED);
+    if skip > 0 {
+        doc.paragraph(vec![text(format!(
+            "The {skip} oldest commits are not listed."
+        ))]);
+    }
+    for (i, c) in commits.iter().enumerate().skip(skip) {
+        let rows: Vec<&HistoryRow> = history.rows.iter().filter(|r| r.commit == *c).collect();
+        let date = rows.first().map(|r| r.date.clone()).unwrap_or_default();
+        table.push(
+            RowKind::Normal,
+            vec![
+                vec![text((i + 1).to_string())],
+                vec![code(short_commit(c))],
+                vec![text(date)],
+                vec![text(rows.len().to_string())],
+            ],
+        );
+    }
+    doc.blocks.push(Block::Table(table));
+
+    // Studies of this run first, then any others the history knows.
+    let mut studies: Vec<&str> = run.studies.iter().map(|s| s.name.as_str()).collect();
+    for s in history.studies() {
+        if !studies.contains(&s) {
+            studies.push(s);
+        }
+    }
+    for study in studies {
+        let study_flags: Vec<&HistoryFlag> = flags.iter().filter(|f| f.study == study).collect();
+        if study_flags.is_empty() {
+            continue;
+        }
+        doc.heading(3, format!("History of {study}"), None);
+        if let Some((_, rendered)) = figures.iter().find(|(s, _)| s == study) {
+            match &rendered.error {
+                None => doc.blocks.push(Block::Figure {
+                    src: rendered.src.clone(),
+                    alt: rendered.title.clone(),
+                    caption: vec![
+                        strong(format!("{}.", rendered.title)),
+                        text(format!(" {}", rendered.caption)),
+                    ],
+                }),
+                Some(e) => doc.paragraph(vec![strong(format!(
+                    "The history figure could not be drawn: {e}"
+                ))]),
+            }
+        }
+        doc.blocks.push(Block::Table(flag_table(&study_flags)));
+    }
+}

@@ -1,0 +1,381 @@
+//! The run's sections of the report: header with the overall status, the
+//! overview of studies, one section per study (description, notes, figures,
+//! checks, timings, solver errors) and the provenance footer.
+
+use super::RenderedFigure;
+use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
+use super::format::{count, seconds, short_commit, sig};
+use crate::harness::outcome::{CheckRow, Manifest, RunResult, StudyResult};
+
+/// A check with more case rows than this has its passing rows collapsed.
+pub const COLLAPSE_ABOVE: usize = 8;
+
+/// Title, overall status and the command of the run.
+pub fn header(doc: &mut Document, run: &RunResult) {
+    doc.heading(1, format!("contact-harness report: {}", run.suite), None);
+    let checks: Vec<&CheckRow> = run.studies.iter().flat_map(|s| &s.checks).collect();
+    let failed = checks.iter().filter(|c| !c.passed).count();
+    let failed_cases: usize = run
+        .studies
+        .iter()
+        .map(|s| s.cases.iter().filter(|(_, r)| r.is_err()).count())
+        .sum();
+    let status = if failed == 0 {
+        format!("all {} checks passed", checks.len())
+    } else {
+        format!("{failed} of {} checks FAILED", checks.len())
+    };
+    let mut line = vec![
+        text("Suite "),
+        code(&run.suite),
+        text(" · status: "),
+        strong(status),
+    ];
+    if failed_cases > 0 {
+        line.push(text(" · "));
+        line.push(strong(format!("{failed_cases} case(s) failed to run")));
+    }
+    doc.paragraph(line);
+    doc.paragraph(vec![text("Run command: "), code(&run.manifest.command)]);
+}
+
+/// One row per study with its case and check counts and a link.
+pub fn overview(doc: &mut Document, run: &RunResult) {
+    let mut table = Table::new(&[
+        ("study", false),
+        ("kind", false),
+        ("cases", true),
+        ("failed cases", true),
+        ("checks passed", true),
+    ]);
+    for s in &run.studies {
+        let failed_cases = s.cases.iter().filter(|(_, r)| r.is_err()).count();
+        let passed = s.checks.iter().filter(|c| c.passed).count();
+        let ok = failed_cases == 0 && passed == s.checks.len();
+        let checks = format!("{passed} / {}", s.checks.len());
+        table.push(
+            if ok { RowKind::Normal } else { RowKind::Fail },
+            vec![
+                vec![Inline::Link {
+                    text: s.name.clone(),
+                    href: format!("#{}", s.name),
+                }],
+                vec![code(&s.kind)],
+                vec![text(s.cases.len().to_string())],
+                vec![if failed_cases > 0 {
+                    strong(failed_cases.to_string())
+                } else {
+                    text("0")
+                }],
+                vec![if ok { text(checks) } else { strong(checks) }],
+            ],
+        );
+    }
+    doc.blocks.push(Block::Table(table));
+}
+
+/// The section of one study.
+pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]) {
+    doc.heading(2, &study.name, Some(&study.name));
+    let failed: Vec<_> = study
+        .cases
+        .iter()
+        .filter_map(|(n, r)| r.as_ref().err().map(|e| (n, e)))
+        .collect();
+    doc.paragraph(vec![
+        text("Kind "),
+        code(&study.kind),
+        text(" · spec "),
+        code(study.file.display().to_string()),
+        text(format!(" · {} case(s)", study.cases.len())),
+    ]);
+    if !study.description.trim().is_empty() {
+        doc.paragraph(vec![text(study.description.trim())]);
+    }
+    if !failed.is_empty() {
+        doc.paragraph(vec![strong(format!(
+            "The solver failed in {} case(s):",
+            failed.len()
+        ))]);
+        doc.blocks.push(Block::List(
+            failed
+                .iter()
+                .map(|(name, e)| vec![code(name.as_str()), text(": "), strong(e.to_string())])
+                .collect(),
+        ));
+    }
+    if !study.summary.notes.is_empty() {
+        doc.heading(3, "Notes", None);
+        doc.blocks.push(Block::List(
+            study.summary.notes.iter().map(|n| vec![text(n)]).collect(),
+        ));
+    }
+    if !study.summary.scalars.is_empty() {
+        doc.heading(3, "Study results", None);
+        let mut table = Table::new(&[
+            ("quantity", false),
+            ("value", true),
+            ("meaning and unit", false),
+        ]);
+        for s in &study.summary.scalars {
+            table.push(
+                RowKind::Normal,
+                vec![
+                    vec![code(&s.name)],
+                    vec![text(sig(s.value))],
+                    vec![text(&s.doc)],
+                ],
+            );
+        }
+        doc.blocks.push(Block::Table(table));
+    }
+    if !study.summary.figures.is_empty() {
+        doc.heading(3, "Figures", None);
+        for (figure, rendered) in study.summary.figures.iter().zip(figures) {
+            let caption = vec![
+                strong(format!("{}.", figure.title)),
+                text(format!(" {}", figure.caption)),
+            ];
+            match &rendered.error {
+                None => doc.blocks.push(Block::Figure {
+                    src: rendered.src.clone(),
+                    alt: figure.title.clone(),
+                    caption,
+                }),
+                Some(e) => doc.paragraph(vec![strong(format!(
+                    "Figure `{}` could not be drawn: {e}",
+                    figure.name
+                ))]),
+            }
+        }
+    }
+    doc.heading(3, "Checks", None);
+    if study.checks.is_empty() {
+        doc.paragraph(vec![text("This study has no checks.")]);
+    } else {
+        doc.blocks.push(Block::Table(checks_table(&study.checks)));
+    }
+    doc.heading(3, "Timings", None);
+    match timings_table(study) {
+        Some(t) => doc.blocks.push(Block::Table(t)),
+        None => doc.paragraph(vec![text("No timings (no case produced output).")]),
+    }
+}
+
+fn check_cells(row: &CheckRow) -> Vec<Vec<Inline>> {
+    vec![
+        vec![text(&row.study)],
+        vec![text(&row.case)],
+        vec![code(&row.check)],
+        vec![text(&row.metric)],
+        vec![text(&row.reference)],
+        vec![text(sig(row.value))],
+        vec![text(sig(row.tolerance))],
+        vec![if row.passed {
+            text("pass")
+        } else {
+            strong("FAIL")
+        }],
+        vec![text(&row.detail)],
+    ]
+}
+
+/// The checks of a study; a check with more than [`COLLAPSE_ABOVE`] case
+/// rows lists its failing rows and one line for the passing ones.
+pub fn checks_table(rows: &[CheckRow]) -> Table {
+    let mut table = Table::new(&[
+        ("study", false),
+        ("case", false),
+        ("check", false),
+        ("metric", false),
+        ("reference", false),
+        ("value", true),
+        ("tolerance", true),
+        ("result", false),
+        ("detail", false),
+    ]);
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.check.as_str()) {
+            names.push(&r.check);
+        }
+    }
+    for name in names {
+        let group: Vec<&CheckRow> = rows.iter().filter(|r| r.check == name).collect();
+        let collapse = group.len() > COLLAPSE_ABOVE;
+        for r in &group {
+            if !(collapse && r.passed) {
+                table.push(
+                    if r.passed {
+                        RowKind::Normal
+                    } else {
+                        RowKind::Fail
+                    },
+                    check_cells(r),
+                );
+            }
+        }
+        let passing: Vec<&&CheckRow> = group.iter().filter(|r| r.passed).collect();
+        if collapse && !passing.is_empty() {
+            // A lower bound's worst value is its smallest; an error's, its largest.
+            let lower_bound = passing[0].metric == "at-least";
+            let worst = passing
+                .iter()
+                .copied()
+                .reduce(|a, b| {
+                    if (b.value < a.value) == lower_bound {
+                        b
+                    } else {
+                        a
+                    }
+                })
+                .copied();
+            if let Some(w) = worst {
+                let mut cells = check_cells(w);
+                cells[1] = vec![text(format!("{} cases", passing.len()))];
+                cells[5] = vec![text(format!("worst {}", sig(w.value)))];
+                cells[8] = vec![text(format!(
+                    "{} cases passed, worst value {} (case {})",
+                    passing.len(),
+                    sig(w.value),
+                    w.case
+                ))];
+                table.push(RowKind::Summary, cells);
+            }
+        }
+    }
+    table
+}
+
+/// Case, method, wall time, per-step time (when a `steps` counter exists)
+/// and every counter of the study.
+pub fn timings_table(study: &StudyResult) -> Option<Table> {
+    let rows: Vec<_> = study
+        .cases
+        .iter()
+        .filter_map(|(case, r)| r.as_ref().ok().map(|o| (case, o)))
+        .flat_map(|(case, o)| o.timings.iter().map(move |t| (case, t)))
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let mut counters: Vec<&str> = Vec::new();
+    for (_, t) in &rows {
+        for (name, _) in &t.counters {
+            if !counters.contains(&name.as_str()) {
+                counters.push(name);
+            }
+        }
+    }
+    let per_step = counters.contains(&"steps");
+    let mut columns = vec![("case", false), ("method", false), ("wall time", true)];
+    if per_step {
+        columns.push(("per step", true));
+    }
+    columns.extend(counters.iter().map(|c| (*c, true)));
+    let mut table = Table::new(&columns);
+    for (case, t) in rows {
+        let mut cells = vec![
+            vec![text(case.as_str())],
+            vec![code(&t.method)],
+            vec![text(seconds(t.wall_s))],
+        ];
+        if per_step {
+            let cell = match t.counter("steps") {
+                Some(steps) if steps > 0.0 => seconds(t.wall_s / steps),
+                _ => String::new(),
+            };
+            cells.push(vec![text(cell)]);
+        }
+        cells.extend(
+            counters
+                .iter()
+                .map(|c| vec![text(t.counter(c).map(count).unwrap_or_default())]),
+        );
+        table.push(RowKind::Normal, cells);
+    }
+    Some(table)
+}
+
+/// Provenance: commit, compiler, profile, machine, date, reproduce command.
+pub fn footer(doc: &mut Document, m: &Manifest) {
+    doc.blocks.push(Block::Rule);
+    doc.heading(2, "Provenance", Some("provenance"));
+    let commit = if m.dirty {
+        format!("{} (+dirty: uncommitted changes)", short_commit(&m.commit))
+    } else {
+        short_commit(&m.commit)
+    };
+    doc.blocks.push(Block::List(vec![
+        vec![
+            text("Commit: "),
+            code(commit),
+            text(" (full: "),
+            code(&m.commit),
+            text(")"),
+        ],
+        vec![text("rustc: "), code(&m.rustc)],
+        vec![text("Profile: "), code(&m.profile)],
+        vec![text("CPU: "), text(&m.cpu)],
+        vec![text("Host: "), code(&m.host)],
+        vec![text("Date: "), text(&m.date)],
+        vec![text("Spec: "), code(&m.spec_file)],
+        vec![text("Reproduce: "), code(&m.command)],
+    ]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(case: &str, value: f64, passed: bool, metric: &str) -> CheckRow {
+        CheckRow {
+            study: "s".into(),
+            case: case.into(),
+            check: "c".into(),
+            metric: metric.into(),
+            reference: "exact".into(),
+            value,
+            tolerance: 1.0,
+            passed,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn many_passing_rows_collapse_but_failures_stay() {
+        let mut rows: Vec<CheckRow> = (0..12)
+            .map(|i| row(&format!("k{i}"), 0.01 * i as f64, true, "max-abs"))
+            .collect();
+        rows.push(row("bad", 5.0, false, "max-abs"));
+        let t = checks_table(&rows);
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[0].kind, RowKind::Fail);
+        assert_eq!(t.rows[1].kind, RowKind::Summary);
+        assert_eq!(
+            t.rows[1].cells[8],
+            vec![text("12 cases passed, worst value 0.11 (case k11)")]
+        );
+    }
+
+    #[test]
+    fn the_worst_lower_bound_is_the_smallest_value() {
+        let rows: Vec<CheckRow> = (0..9)
+            .map(|i| row(&format!("k{i}"), 2.0 + i as f64, true, "at-least"))
+            .collect();
+        let t = checks_table(&rows);
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(
+            t.rows[0].cells[8],
+            vec![text("9 cases passed, worst value 2 (case k0)")]
+        );
+    }
+
+    #[test]
+    fn up_to_eight_rows_are_all_listed() {
+        let rows: Vec<CheckRow> = (0..8)
+            .map(|i| row(&format!("k{i}"), 0.1, true, "max-abs"))
+            .collect();
+        assert_eq!(checks_table(&rows).rows.len(), 8);
+    }
+}

@@ -1,0 +1,600 @@
+//! Result files, report, history and figures written from a hand-made run:
+//! two studies, one with a failed case and a failed check.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use contact_harness::error::SolverError;
+use contact_harness::harness::figure::{Axis, Figure, Series, Style};
+use contact_harness::harness::history::{self, Verdict};
+use contact_harness::harness::outcome::{CheckRow, Manifest, RunResult, StudyResult};
+use contact_harness::harness::plot::render_svg;
+use contact_harness::harness::report::write_report;
+use contact_harness::harness::results::write_run;
+use contact_harness::harness::study::{CaseOutput, CaseTable, Scalar, StudySummary, Timing};
+use contact_harness::harness::table::Table;
+
+fn series(dt: f64) -> Table {
+    let t: Vec<f64> = (0..50).map(|i| i as f64 * dt).collect();
+    let x: Vec<f64> = t.iter().map(|t| t.sin()).collect();
+    let v: Vec<f64> = t.iter().map(|t| t.cos()).collect();
+    Table::new()
+        .with("t", "time [s]", t)
+        .with("x0", "displacement of mass 0 [m]", x)
+        .with("v0", "velocity of mass 0 [m/s]", v)
+}
+
+fn check(study: &str, case: &str, name: &str, value: f64, tolerance: f64) -> CheckRow {
+    CheckRow {
+        study: study.into(),
+        case: case.into(),
+        check: name.into(),
+        metric: "max-abs".into(),
+        reference: "exact".into(),
+        value,
+        tolerance,
+        passed: value <= tolerance,
+        detail: if value <= tolerance {
+            String::new()
+        } else {
+            format!("error {value} above {tolerance}")
+        },
+    }
+}
+
+fn alpha_case(name: &str, dt: f64, pivots: f64) -> (String, Result<CaseOutput, SolverError>) {
+    let exact = CaseTable {
+        what: "exact".into(),
+        doc: "exact event-driven solution (matrix exponential between switches)".into(),
+        table: series(dt),
+    };
+    let output = CaseOutput {
+        name: name.into(),
+        series: series(dt),
+        tables: vec![exact],
+        scalars: vec![
+            Scalar::new("amplitude", 0.1 + 0.2, "steady-state amplitude [m]"),
+            Scalar::new("max_error", 1.0 / 3.0, "max |x - x_exact| [m]"),
+        ],
+        timings: vec![
+            Timing {
+                method: "newmark-lcp".into(),
+                wall_s: 0.0123,
+                counters: vec![("steps".into(), 10_000.0), ("lcp_pivots".into(), pivots)],
+            },
+            Timing {
+                method: "event-driven".into(),
+                wall_s: 0.5,
+                counters: vec![("events".into(), 42.0)],
+            },
+        ],
+    };
+    (name.into(), Ok(output))
+}
+
+fn figures() -> Vec<Figure> {
+    let t: Vec<f64> = (0..200).map(|i| i as f64 * 0.05).collect();
+    let mut x: Vec<f64> = t.iter().map(|t| t.sin()).collect();
+    x[10] = f64::NAN;
+    vec![
+        Figure {
+            name: "response".into(),
+            title: "Displacement response".into(),
+            x: Axis::linear("time t [s]"),
+            y: Axis::linear("displacement x0 [m]"),
+            series: vec![
+                Series::new("Newmark-LCP", &t, &x, Style::Line),
+                Series::new("exact (event-driven)", &t, &x, Style::Dashed),
+            ],
+            caption: "Regenerates Fig. 3 of the paper.".into(),
+        },
+        Figure {
+            name: "convergence".into(),
+            title: "Error vs time step".into(),
+            x: Axis::log("time step dt [s]"),
+            y: Axis::log("max error [m]"),
+            series: vec![Series::new(
+                "max error",
+                &[1e-3, 2e-3, 4e-3, 0.0, f64::INFINITY],
+                &[1e-6, 4e-6, 1.6e-5, 1.0, 2.0],
+                Style::LineMarkers,
+            )],
+            caption: "Second-order convergence.".into(),
+        },
+    ]
+}
+
+fn manifest(commit: &str) -> Manifest {
+    Manifest {
+        commit: commit.into(),
+        dirty: false,
+        rustc: "rustc 1.95.0 (test)".into(),
+        profile: "debug".into(),
+        date: "2026-12-01T10:00:00Z".into(),
+        host: "test-host".into(),
+        cpu: "Test CPU (2 logical cores)".into(),
+        command: "cargo run -- experiments/all".into(),
+        spec_file: "experiments/all.toml".into(),
+        spec: serde_json::json!({"studies": ["alpha", "beta"]}),
+        seeds: serde_json::json!({}),
+    }
+}
+
+fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
+    let mut alpha_checks = Vec::new();
+    for (name, _) in alpha_cases {
+        alpha_checks.push(check("alpha", name, "x-vs-exact", 1e-4, 1e-3));
+    }
+    alpha_checks.push(check("alpha", "*", "order", 1.2, 1.0));
+    let alpha = StudyResult {
+        name: "alpha".into(),
+        kind: "gap-system".into(),
+        description: "SDOF oscillator with a gap-activated spring.".into(),
+        file: PathBuf::from("experiments/alpha.toml"),
+        cases: alpha_cases
+            .iter()
+            .map(|(n, dt)| alpha_case(n, *dt, pivots))
+            .collect(),
+        summary: StudySummary {
+            scalars: vec![Scalar::new("order", 1.2, "observed convergence order [-]")],
+            figures: figures(),
+            notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
+        },
+        checks: alpha_checks,
+    };
+    let failure = SolverError::Lcp {
+        solver: "pgs".into(),
+        status: "failed".into(),
+        step: 17,
+        t: 0.17,
+        residual: 3.5e-2,
+    };
+    let (_, ok) = alpha_case("k-1", 0.1, 5.0);
+    let beta = StudyResult {
+        name: "beta".into(),
+        kind: "gap-system".into(),
+        description: String::new(),
+        file: PathBuf::from("experiments/beta.toml"),
+        cases: vec![("k-1".into(), ok), ("k-2".into(), Err(failure.clone()))],
+        summary: StudySummary::default(),
+        checks: vec![
+            check("beta", "k-1", "x-vs-exact", 1e-5, 1e-3),
+            CheckRow {
+                study: "beta".into(),
+                case: "k-2".into(),
+                check: "solver".into(),
+                metric: "solver".into(),
+                reference: "-".into(),
+                value: f64::NAN,
+                tolerance: 0.0,
+                passed: false,
+                detail: failure.to_string(),
+            },
+        ],
+    };
+    RunResult {
+        suite: "all".into(),
+        studies: vec![alpha, beta],
+        manifest: manifest(commit),
+        record_history: true,
+    }
+}
+
+fn standard_run() -> RunResult {
+    run(
+        &[("dt-0.01", 0.01), ("dt-0.005", 0.005)],
+        120.0,
+        "0123456789abcdef0123",
+    )
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn header(path: &Path) -> String {
+    read(path).lines().next().unwrap_or_default().to_string()
+}
+
+fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files_with_ext(&path, ext));
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_contract_file_is_written_with_its_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path();
+    write_run(out, &standard_run()).unwrap();
+
+    for f in [
+        "alpha/dt-0.01.csv",
+        "alpha/dt-0.01.parquet",
+        "alpha/dt-0.01.exact.csv",
+        "alpha/dt-0.01.exact.parquet",
+        "alpha/dt-0.005.csv",
+        "alpha/summary.csv",
+        "alpha/summary.parquet",
+        "alpha/README.md",
+        "beta/k-1.csv",
+        "beta/summary.csv",
+        "checks.csv",
+        "checks.parquet",
+        "timings.csv",
+        "timings.parquet",
+        "manifest.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    assert!(
+        !out.join("beta/k-2.csv").exists(),
+        "a failed case has no series file"
+    );
+    assert!(
+        fs::read(out.join("alpha/dt-0.01.parquet"))
+            .unwrap()
+            .starts_with(b"PAR1")
+    );
+
+    assert_eq!(header(&out.join("alpha/dt-0.01.csv")), "t,x0,v0");
+    let case_csv = read(&out.join("alpha/dt-0.01.csv"));
+    assert_eq!(case_csv.lines().count(), 51);
+    let second: Vec<f64> = case_csv
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(
+        second,
+        vec![0.01, 0.01f64.sin(), 0.01f64.cos()],
+        "full precision"
+    );
+
+    let summary = read(&out.join("alpha/summary.csv"));
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines[0], "case,status,amplitude,max_error");
+    assert!(lines[1].starts_with("dt-0.01,ok,"));
+    let amplitude: f64 = lines[1].split(',').nth(2).unwrap().parse().unwrap();
+    assert_eq!(amplitude, 0.1 + 0.2);
+    let beta_summary = read(&out.join("beta/summary.csv"));
+    assert_eq!(beta_summary.lines().nth(2), Some("k-2,failed,,"));
+
+    let checks = read(&out.join("checks.csv"));
+    assert_eq!(
+        checks.lines().next(),
+        Some("study,case,check,value,tolerance,passed,metric,reference,detail")
+    );
+    assert_eq!(checks.lines().count(), 1 + 3 + 2);
+    assert!(
+        checks
+            .lines()
+            .any(|l| l.starts_with("alpha,*,order,1.2,1.0,false,")),
+        "{checks}"
+    );
+    assert!(
+        checks
+            .lines()
+            .any(|l| l.starts_with("beta,k-2,solver,NaN,0.0,false,")),
+        "{checks}"
+    );
+
+    let timings = read(&out.join("timings.csv"));
+    let lines: Vec<&str> = timings.lines().collect();
+    assert_eq!(lines[0], "study,case,method,wall_s,steps,lcp_pivots,events");
+    assert_eq!(lines[1], "alpha,dt-0.01,newmark-lcp,0.0123,10000,120,");
+    assert_eq!(lines[2], "alpha,dt-0.01,event-driven,0.5,,,42");
+    assert_eq!(lines.len(), 1 + 2 * 2 + 2, "failed case has no timing rows");
+
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+    assert_eq!(manifest["commit"], "0123456789abcdef0123");
+    assert_eq!(manifest["spec"]["studies"][1], "beta");
+}
+
+#[test]
+fn every_column_of_every_csv_is_documented() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path(), &standard_run()).unwrap();
+    for study in ["alpha", "beta"] {
+        let study_dir = dir.path().join(study);
+        let readme = read(&study_dir.join("README.md"));
+        for csv in files_with_ext(&study_dir, "csv") {
+            let name = csv.file_name().unwrap().to_string_lossy().to_string();
+            assert!(
+                readme.contains(&format!("`{name}`")),
+                "{study}/README.md does not list {name}"
+            );
+            for column in header(&csv).split(',') {
+                assert!(
+                    readme.contains(&format!("| `{column}` |")),
+                    "{study}: column {column} of {name} undocumented"
+                );
+            }
+        }
+        assert!(!readme.contains("not documented"), "{readme}");
+    }
+    let alpha = read(&dir.path().join("alpha/README.md"));
+    assert!(alpha.contains("displacement of mass 0 [m]"));
+    assert!(alpha.contains("exact event-driven solution"));
+    assert!(alpha.contains("steady-state amplitude [m]"));
+    let beta = read(&dir.path().join("beta/README.md"));
+    assert!(
+        beta.contains("`k-2`: LCP solver `pgs` returned failed at step 17"),
+        "{beta}"
+    );
+}
+
+#[test]
+fn reruns_give_byte_identical_csvs() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_run(a.path(), &standard_run()).unwrap();
+    write_run(b.path(), &standard_run()).unwrap();
+    let files_a = files_with_ext(a.path(), "csv");
+    assert_eq!(files_a.len(), 5 + 3 + 2);
+    for file in files_a {
+        let relative = file.strip_prefix(a.path()).unwrap();
+        assert_eq!(
+            fs::read(&file).unwrap(),
+            fs::read(b.path().join(relative)).unwrap(),
+            "{}",
+            relative.display()
+        );
+    }
+    assert_eq!(
+        fs::read(a.path().join("manifest.json")).unwrap(),
+        fs::read(b.path().join("manifest.json")).unwrap()
+    );
+}
+
+#[test]
+fn a_rerun_replaces_study_directories_as_a_whole_and_leaves_others_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path();
+    write_run(
+        out,
+        &run(&[("old-case", 0.02), ("dt-0.01", 0.01)], 120.0, "a"),
+    )
+    .unwrap();
+    assert!(out.join("alpha/old-case.csv").is_file());
+    fs::create_dir_all(out.join("gamma")).unwrap();
+    fs::write(out.join("gamma/keep.csv"), "t\n1\n").unwrap();
+    fs::create_dir_all(out.join("history")).unwrap();
+    fs::write(out.join("history/history.csv"), "untouched").unwrap();
+
+    write_run(out, &standard_run()).unwrap();
+    assert!(
+        !out.join("alpha/old-case.csv").exists(),
+        "stale case file survived"
+    );
+    assert!(!out.join("alpha/old-case.exact.parquet").exists());
+    assert!(out.join("alpha/dt-0.005.csv").is_file());
+    assert_eq!(read(&out.join("gamma/keep.csv")), "t\n1\n");
+    assert_eq!(read(&out.join("history/history.csv")), "untouched");
+    let leftovers: Vec<String> = fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn a_study_called_history_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = standard_run();
+    r.studies[1].name = "history".into();
+    let err = write_run(dir.path(), &r).unwrap_err().to_string();
+    assert!(err.contains("may not be called `history`"), "{err}");
+}
+
+#[test]
+fn the_report_shows_failures_figures_timings_and_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    let report = dir.path().join("report");
+    let history_path = history::path(&out);
+    history::append(
+        &history_path,
+        &run(
+            &[("dt-0.01", 0.01), ("dt-0.005", 0.005)],
+            118.0,
+            "aaaaaaaaaaaa1",
+        ),
+    )
+    .unwrap();
+    let history = history::append(&history_path, &standard_run()).unwrap();
+    // A stale figure of an earlier report must disappear.
+    fs::create_dir_all(report.join("figures")).unwrap();
+    fs::write(report.join("figures/removed-study-x.svg"), "<svg/>").unwrap();
+
+    write_report(&report, &standard_run(), &history).unwrap();
+    let html = read(&report.join("index.html"));
+    let md = read(&report.join("README.md"));
+    assert!(!report.join("figures/removed-study-x.svg").exists());
+
+    // Header and overall status.
+    assert!(html.contains("2 of 5 checks FAILED"), "status missing");
+    assert!(md.contains("**2 of 5 checks FAILED**"));
+    assert!(md.contains("`cargo run -- experiments/all`"));
+
+    // Failed checks: red rows in HTML, FAIL in markdown, never hidden.
+    let fail_rows: Vec<&str> = html
+        .lines()
+        .filter(|l| l.starts_with("<tr class=\"fail\">"))
+        .collect();
+    assert!(
+        fail_rows.iter().any(|l| l.contains("<code>order</code>")),
+        "order check not red"
+    );
+    assert!(
+        fail_rows
+            .iter()
+            .any(|l| l.contains("<code>solver</code>") && l.contains("k-2"))
+    );
+    assert!(
+        !fail_rows
+            .iter()
+            .any(|l| l.contains("<code>x-vs-exact</code>")),
+        "a passing check is red"
+    );
+    let md_fail: Vec<&str> = md.lines().filter(|l| l.contains("| **FAIL** |")).collect();
+    assert_eq!(md_fail.len(), 2, "{md_fail:?}");
+
+    // The solver error of the failed case.
+    assert!(html.contains("The solver failed in 1 case(s)"));
+    assert!(html.contains("LCP solver `pgs` returned failed at step 17"));
+
+    // Figures: every image exists and is SVG; captions are shown.
+    let srcs: Vec<&str> = html
+        .split("<img src=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert!(
+        srcs.contains(&"figures/alpha-response.svg")
+            && srcs.contains(&"figures/alpha-convergence.svg")
+    );
+    assert!(srcs.contains(&"figures/history/alpha.svg"));
+    for src in &srcs {
+        assert!(read(&report.join(src)).contains("<svg"), "{src}");
+        assert!(md.contains(&format!("]({src})")), "markdown misses {src}");
+    }
+    assert!(html.contains("Regenerates Fig. 3 of the paper."));
+
+    // Timings with per-step time and counters.
+    assert!(html.contains("<th>per step</th>") && html.contains("<th>lcp_pivots</th>"));
+    assert!(html.contains("1.23 µs"), "12.3 ms / 10000 steps");
+
+    // Performance history: the changed pivot count is flagged.
+    assert!(html.contains("History of alpha"));
+    let flagged: Vec<&str> = html
+        .lines()
+        .filter(|l| l.starts_with("<tr class=\"flag\">"))
+        .collect();
+    assert!(
+        flagged
+            .iter()
+            .any(|l| l.contains("lcp_pivots") && l.contains("changed")),
+        "{flagged:?}"
+    );
+    assert!(
+        html.contains("aaaaaaaaaa") && !html.contains("aaaaaaaaaaaa1"),
+        "commits shown with 10 chars"
+    );
+
+    // Footer.
+    for s in [
+        "0123456789",
+        "rustc 1.95.0 (test)",
+        "Test CPU (2 logical cores)",
+        "test-host",
+        "2026-12-01T10:00:00Z",
+    ] {
+        assert!(html.contains(s) && md.contains(s), "footer misses {s}");
+    }
+}
+
+#[test]
+fn history_appends_only_recorded_runs_and_flags_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = history::path(dir.path());
+    let mut quick = standard_run();
+    quick.record_history = false;
+    assert!(history::append(&path, &quick).unwrap().rows.is_empty());
+    assert!(!path.exists(), "an unrecorded run writes nothing");
+
+    history::append(&path, &run(&[("dt-0.01", 0.01)], 120.0, "c1")).unwrap();
+    let h = history::append(&path, &run(&[("dt-0.01", 0.01)], 125.0, "c2")).unwrap();
+    assert_eq!(h, history::load(&path).unwrap());
+    assert_eq!(h.commits(), vec!["c1", "c2"]);
+    // Per run and case: newmark-lcp wall_s, steps, lcp_pivots; event-driven
+    // wall_s, events. Cases: alpha dt-0.01 and beta k-1 (k-2 failed).
+    assert_eq!(h.rows.len(), 2 * (5 + 5));
+    assert_eq!(
+        read(&path).lines().next(),
+        Some("commit,date,host,suite,study,case,method,metric,value")
+    );
+    let flags = history::compare_latest(&h);
+    let pivots = flags
+        .iter()
+        .find(|f| f.study == "alpha" && f.metric == "lcp_pivots")
+        .unwrap();
+    assert_eq!(pivots.verdict, Verdict::Changed);
+    let steps = flags
+        .iter()
+        .find(|f| f.study == "alpha" && f.metric == "steps")
+        .unwrap();
+    assert_eq!(steps.verdict, Verdict::Unchanged);
+    let wall = flags
+        .iter()
+        .find(|f| f.study == "alpha" && f.metric == "wall_s")
+        .unwrap();
+    assert_eq!(wall.verdict, Verdict::WithinNoise);
+}
+
+#[test]
+fn figures_render_with_log_axes_dashes_markers_and_bad_values() {
+    let dir = tempfile::tempdir().unwrap();
+    for figure in figures() {
+        let path = dir.path().join(format!("{}.svg", figure.name));
+        render_svg(&figure, &path).unwrap();
+        let svg = read(&path);
+        assert!(svg.starts_with("<svg"));
+        for text in [&figure.title, &figure.x.label, &figure.y.label] {
+            assert!(svg.contains(text.as_str()), "{} misses {text}", figure.name);
+        }
+        for s in &figure.series {
+            assert!(
+                svg.contains(&s.label.replace('(', "(")),
+                "legend misses {}",
+                s.label
+            );
+        }
+    }
+    let log = read(&dir.path().join("convergence.svg"));
+    assert!(log.contains("10⁻⁵"), "log ticks are powers of ten");
+    assert!(log.contains("<circle"), "markers drawn");
+    let lin = read(&dir.path().join("response.svg"));
+    let dashes = lin.matches("<polyline").count();
+    assert!(
+        dashes > 10,
+        "a dashed series is drawn as many dashes, got {dashes} polylines"
+    );
+}
+
+#[test]
+fn a_long_series_gives_a_small_svg() {
+    let n = 200_000;
+    let t: Vec<f64> = (0..n).map(|i| i as f64 * 1e-3).collect();
+    let x: Vec<f64> = t
+        .iter()
+        .map(|t| (7.0 * t).sin() + 0.1 * (300.0 * t).sin())
+        .collect();
+    let figure = Figure {
+        name: "long".into(),
+        title: "Long series".into(),
+        x: Axis::linear("time t [s]"),
+        y: Axis::linear("x [m]"),
+        series: vec![
+            Series::new("x", &t, &x, Style::Line),
+            Series::new("x (ref)", &t, &x, Style::Dashed),
+        ],
+        caption: String::new(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.svg");
+    render_svg(&figure, &path).unwrap();
+    let size = fs::metadata(&path).unwrap().len();
+    assert!(size < 1_000_000, "SVG is {size} bytes");
+}
