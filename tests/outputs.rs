@@ -224,6 +224,8 @@ fn every_contract_file_is_written_with_its_columns() {
         "alpha/dt-0.005.csv",
         "alpha/summary.csv",
         "alpha/summary.parquet",
+        "alpha/study.csv",
+        "alpha/study.parquet",
         "alpha/README.md",
         "beta/k-1.csv",
         "beta/summary.csv",
@@ -341,7 +343,7 @@ fn reruns_give_byte_identical_csvs() {
     write_run(a.path(), &standard_run()).unwrap();
     write_run(b.path(), &standard_run()).unwrap();
     let files_a = files_with_ext(a.path(), "csv");
-    assert_eq!(files_a.len(), 5 + 3 + 2);
+    assert_eq!(files_a.len(), 6 + 3 + 2);
     for file in files_a {
         let relative = file.strip_prefix(a.path()).unwrap();
         assert_eq!(

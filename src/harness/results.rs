@@ -6,6 +6,8 @@
 //! - `DIR/<study>/summary.csv`: `case,status`, then the union of the cases'
 //!   scalar names in first-appearance order (`status` is `ok` or `failed`; a
 //!   failed case has empty cells);
+//! - `DIR/<study>/study.csv`: `name,value,meaning` of the study-level
+//!   scalars (e.g. a convergence order), when the study has any;
 //! - `DIR/<study>/README.md`: every file of the study and every column of
 //!   every CSV with its meaning and unit, and the error of each failed case;
 //! - `DIR/checks.csv`: `study,case,check,value,tolerance,passed`, then the
@@ -37,6 +39,9 @@ use crate::harness::atomic::{self, StagedDir};
 use crate::harness::outcome::{RunResult, StudyResult};
 use crate::harness::study::{CaseOutput, Scalar};
 use crate::harness::table::Table;
+
+/// File stems of a study directory that no case output may use.
+pub const RESERVED_STEMS: [&str; 2] = ["summary", "study"];
 
 /// Name of the top-level directory that holds the performance history; no
 /// study may use it.
@@ -233,7 +238,7 @@ fn write_study(dir: &Path, study: &StudyResult) -> Result<(), OutputError> {
     let stage = staged.path();
     let mut stems = BTreeMap::new();
     let mut claim = |stem: String| -> Result<(), OutputError> {
-        if stem == "summary" || stems.insert(stem.clone(), ()).is_some() {
+        if RESERVED_STEMS.contains(&stem.as_str()) || stems.insert(stem.clone(), ()).is_some() {
             return Err(format_error(
                 dir,
                 format!("two outputs of the study would both be written to `{stem}.csv`"),
@@ -264,8 +269,35 @@ fn write_study(dir: &Path, study: &StudyResult) -> Result<(), OutputError> {
         summary_columns(dir, study)?,
         WriteMode::Plain,
     )?;
+    if !study.summary.scalars.is_empty() {
+        write_table_files(
+            stage,
+            "study",
+            study_scalar_columns(study),
+            WriteMode::Plain,
+        )?;
+    }
     atomic::write_plain(&stage.join("README.md"), study_readme(study).as_bytes())?;
     staged.commit()
+}
+
+/// `study.csv`: the study-level scalars (e.g. a convergence order).
+fn study_scalar_columns(study: &StudyResult) -> Vec<(String, CellColumn)> {
+    let scalars = &study.summary.scalars;
+    vec![
+        (
+            "name".to_string(),
+            CellColumn::Text(scalars.iter().map(|s| s.name.clone()).collect()),
+        ),
+        (
+            "value".to_string(),
+            CellColumn::Float(scalars.iter().map(|s| s.value).collect()),
+        ),
+        (
+            "meaning".to_string(),
+            CellColumn::Text(scalars.iter().map(|s| s.doc.clone()).collect()),
+        ),
+    ]
 }
 
 /// Scalar names of all successful cases in first-appearance order, with the
@@ -440,6 +472,35 @@ fn study_readme(study: &StudyResult) -> String {
         study.file.display()
     ));
 
+    if !study.summary.scalars.is_empty() {
+        md.push_str("## `study.csv`\n\nThe study-level results, one row each.\n\n");
+        column_table(
+            &mut md,
+            &[
+                (
+                    "name".to_string(),
+                    "name of the study-level quantity".to_string(),
+                ),
+                (
+                    "value".to_string(),
+                    "its value (unit in `meaning`)".to_string(),
+                ),
+                ("meaning".to_string(), "meaning and unit".to_string()),
+            ],
+        );
+        let rows: ColumnDocs = study
+            .summary
+            .scalars
+            .iter()
+            .map(|s| (s.name.clone(), doc_or_flag(&s.doc)))
+            .collect();
+        md.push_str("Quantities:\n\n");
+        md.push_str("| name | meaning and unit |\n|---|---|\n");
+        for (name, doc) in rows {
+            md.push_str(&format!("| `{name}` | {doc} |\n"));
+        }
+        md.push('\n');
+    }
     md.push_str("## `summary.csv`\n\nOne row per case.\n\n");
     let mut summary_rows = vec![
         ("case".to_string(), "case name (file stem of `<case>.csv`)".to_string()),

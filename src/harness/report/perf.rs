@@ -12,7 +12,8 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::history::{self, History, HistoryFlag, HistoryRow, Verdict};
 use crate::harness::outcome::RunResult;
 
-/// Above this many rows, a study's unchanged counters collapse into one row.
+/// Above this many rows, a study's unchanged and new counters collapse into
+/// one row (wall times and flagged rows are always listed).
 pub const COLLAPSE_COUNTERS_ABOVE: usize = 40;
 /// The commit list shows at most this many (the latest).
 pub const MAX_COMMITS_LISTED: usize = 30;
@@ -118,11 +119,22 @@ fn flag_table(flags: &[&HistoryFlag]) -> Table {
         ("verdict", false),
     ]);
     let collapse = flags.len() > COLLAPSE_COUNTERS_ABOVE;
-    let mut unchanged = 0usize;
+    let (mut unchanged, mut new) = (0usize, 0usize);
     for f in flags {
-        if collapse && f.verdict == Verdict::Unchanged {
-            unchanged += 1;
-            continue;
+        // Collapsed: counters that are unchanged or new; wall times and
+        // flagged rows are always listed.
+        if collapse && f.metric != "wall_s" {
+            match f.verdict {
+                Verdict::Unchanged => {
+                    unchanged += 1;
+                    continue;
+                }
+                Verdict::New => {
+                    new += 1;
+                    continue;
+                }
+                _ => {}
+            }
         }
         let verdict = if f.verdict.is_flag() {
             strong(f.verdict.label())
@@ -157,22 +169,27 @@ fn flag_table(flags: &[&HistoryFlag]) -> Table {
             ],
         );
     }
-    if unchanged > 0 {
+    if unchanged + new > 0 {
         let blank = || vec![text("")];
+        let mut what = Vec::new();
+        if unchanged > 0 {
+            what.push(format!("{unchanged} unchanged"));
+        }
+        if new > 0 {
+            what.push(format!("{new} new"));
+        }
         table.push(
             RowKind::Summary,
             vec![
-                vec![text(format!("{unchanged} more"))],
+                vec![text(format!("{} more", unchanged + new))],
                 blank(),
                 vec![text("counters")],
                 blank(),
                 blank(),
                 blank(),
                 blank(),
-                vec![text("0")],
-                vec![text(format!(
-                    "unchanged ({unchanged} counters equal to the previous commit)"
-                ))],
+                blank(),
+                vec![text(format!("{} (not listed)", what.join(", ")))],
             ],
         );
     }
@@ -191,7 +208,7 @@ pub fn section(
     let recorded = if run.record_history {
         "This run was appended to the history."
     } else {
-        "This run was not appended to the history (only full suite runs are recorded)."
+        "This run was not appended to the history (a partial run, e.g. with --only, is not recorded)."
     };
     doc.paragraph(vec![
         text(format!("{} rows over {} commit(s) in ", history.rows.len(), commits.len())),
