@@ -178,7 +178,8 @@ pub fn newton(
                 residual,
             });
         }
-        if residual <= POLISH_BELOW
+        if phi_kind == Complementarity::FischerBurmeister
+            && residual <= POLISH_BELOW
             && let Some(polished) = active_set_step(lcp, &z, &w, &mut jac)
         {
             let r = lcp.residual(polished.as_slice());
@@ -299,18 +300,16 @@ fn jacobian(
     jac: &mut DMatrix<f64>,
 ) {
     let n = z.len();
+    // J = diag(a) + diag(b) M, filled column by column (column-major).
+    let mut a = vec![0.0; n];
+    let mut b = vec![0.0; n];
     match kind {
         Complementarity::Min => {
             for i in 0..n {
                 if z[i] <= w[i] {
-                    for j in 0..n {
-                        jac[(i, j)] = 0.0;
-                    }
-                    jac[(i, i)] = 1.0;
+                    a[i] = 1.0;
                 } else {
-                    for j in 0..n {
-                        jac[(i, j)] = lcp.m[(i, j)];
-                    }
+                    b[i] = 1.0;
                 }
             }
         }
@@ -318,29 +317,36 @@ fn jacobian(
             let degenerate: Vec<bool> = z
                 .iter()
                 .zip(w.iter())
-                .map(|(&a, &b)| a.hypot(b) <= 1e-300)
+                .map(|(&zi, &wi)| zi.hypot(wi) <= 1e-300)
                 .collect();
-            let m_zeta = if degenerate.iter().any(|&b| b) {
+            let m_zeta = if degenerate.iter().any(|&d| d) {
                 let zeta =
-                    DVector::from_iterator(n, degenerate.iter().map(|&b| f64::from(u8::from(b))));
+                    DVector::from_iterator(n, degenerate.iter().map(|&d| f64::from(u8::from(d))));
                 &lcp.m * zeta
             } else {
                 DVector::zeros(n)
             };
             for i in 0..n {
-                let (a, b) = if degenerate[i] {
+                (a[i], b[i]) = if degenerate[i] {
                     let r = 1.0f64.hypot(m_zeta[i]);
                     (1.0 / r - 1.0, m_zeta[i] / r - 1.0)
                 } else {
                     let r = z[i].hypot(w[i]);
                     (z[i] / r - 1.0, w[i] / r - 1.0)
                 };
-                for j in 0..n {
-                    jac[(i, j)] = b * lcp.m[(i, j)];
-                }
-                jac[(i, i)] += a;
             }
         }
+    }
+    for (j, (jcol, mcol)) in jac
+        .as_mut_slice()
+        .chunks_exact_mut(n)
+        .zip(lcp.m.as_slice().chunks_exact(n))
+        .enumerate()
+    {
+        for ((jij, &mij), &bi) in jcol.iter_mut().zip(mcol).zip(&b) {
+            *jij = bi * mij;
+        }
+        jcol[j] += a[j];
     }
 }
 
@@ -352,10 +358,15 @@ pub(crate) fn solve_dense(jac: &DMatrix<f64>, rhs: &DVector<f64>) -> Option<DVec
         jac.clone().lu().solve(rhs)?
     } else {
         use faer::linalg::solvers::Solve;
-        let a = faer::Mat::<f64>::from_fn(n, n, |i, j| jac[(i, j)]);
-        let b = faer::Mat::<f64>::from_fn(n, 1, |i, _| rhs[i]);
-        let sol = a.partial_piv_lu().solve(&b);
-        DVector::from_iterator(n, (0..n).map(|i| sol[(i, 0)]))
+        let a = faer::MatRef::from_column_major_slice(jac.as_slice(), n, n);
+        let mut x = rhs.clone();
+        a.partial_piv_lu()
+            .solve_in_place(faer::MatMut::from_column_major_slice_mut(
+                x.as_mut_slice(),
+                n,
+                1,
+            ));
+        x
     };
     if !x.iter().all(|v| v.is_finite()) {
         return None;
