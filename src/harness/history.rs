@@ -16,6 +16,7 @@
 //!   on the same host as the latest row are compared: wall times of other
 //!   machines say nothing.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -81,29 +82,31 @@ pub struct History {
 impl History {
     /// Distinct commits in order of first appearance.
     pub fn commits(&self) -> Vec<&str> {
-        let mut commits: Vec<&str> = Vec::new();
-        for row in &self.rows {
-            if !commits.contains(&row.commit.as_str()) {
-                commits.push(&row.commit);
-            }
-        }
-        commits
+        let mut seen = HashSet::new();
+        self.rows
+            .iter()
+            .map(|r| r.commit.as_str())
+            .filter(|c| seen.insert(*c))
+            .collect()
     }
 
-    /// Index of `commit` in [`History::commits`].
-    pub fn commit_index(&self, commit: &str) -> Option<usize> {
-        self.commits().iter().position(|c| *c == commit)
+    /// Index of each commit in [`History::commits`].
+    pub fn commit_indices(&self) -> HashMap<&str, usize> {
+        self.commits()
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (c, i))
+            .collect()
     }
 
     /// Distinct study names in order of first appearance.
     pub fn studies(&self) -> Vec<&str> {
-        let mut studies: Vec<&str> = Vec::new();
-        for row in &self.rows {
-            if !studies.contains(&row.study.as_str()) {
-                studies.push(&row.study);
-            }
-        }
-        studies
+        let mut seen = HashSet::new();
+        self.rows
+            .iter()
+            .map(|r| r.study.as_str())
+            .filter(|s| seen.insert(*s))
+            .collect()
     }
 }
 
@@ -378,49 +381,50 @@ fn key(row: &HistoryRow) -> Key<'_> {
 }
 
 /// Per-commit values of the rows of one benchmark, in commit order: the most
-/// recent row of each commit. Rows must all share the benchmark key.
+/// recent row of each commit. `indices` is [`History::commit_indices`];
+/// rows whose commit it lacks are skipped.
 pub fn per_commit_values<'a>(
-    history: &History,
+    indices: &HashMap<&str, usize>,
     rows: &[&'a HistoryRow],
 ) -> Vec<(usize, &'a HistoryRow)> {
-    let commits = history.commits();
-    let mut values: Vec<(usize, &HistoryRow)> = Vec::new();
+    let mut values: BTreeMap<usize, &HistoryRow> = BTreeMap::new();
     for row in rows {
-        let Some(index) = commits.iter().position(|c| *c == row.commit) else {
-            continue;
-        };
-        match values.iter_mut().find(|(i, _)| *i == index) {
-            Some(slot) => slot.1 = row,
-            None => values.push((index, row)),
+        if let Some(&index) = indices.get(row.commit.as_str()) {
+            values.insert(index, row);
         }
     }
-    values.sort_by_key(|(i, _)| *i);
-    values
+    values.into_iter().collect()
 }
 
 /// Compares the latest value of every benchmark with earlier commits (see
 /// the module doc). One entry per (study, case, method, metric), in order of
 /// first appearance.
 pub fn compare_latest(history: &History) -> Vec<HistoryFlag> {
-    let mut keys: Vec<Key> = Vec::new();
+    let mut positions: HashMap<Key, usize> = HashMap::new();
     let mut groups: Vec<Vec<&HistoryRow>> = Vec::new();
     for row in &history.rows {
-        match keys.iter().position(|k| *k == key(row)) {
-            Some(i) => groups[i].push(row),
-            None => {
-                keys.push(key(row));
-                groups.push(vec![row]);
-            }
+        let next = groups.len();
+        let i = *positions.entry(key(row)).or_insert(next);
+        if i == next {
+            groups.push(Vec::new());
         }
+        groups[i].push(row);
     }
+    let indices = history.commit_indices();
     let mut flags = Vec::with_capacity(groups.len());
     for rows in groups {
-        let mut series = per_commit_values(history, &rows);
+        let mut series = per_commit_values(&indices, &rows);
         let Some(&(_, last)) = series.last() else {
             continue;
         };
         if last.is_wall_time() {
-            series.retain(|(_, r)| r.host == last.host);
+            // The latest row stays the latest of its commit among its host's rows.
+            let same_host: Vec<&HistoryRow> = rows
+                .iter()
+                .copied()
+                .filter(|r| r.host == last.host)
+                .collect();
+            series = per_commit_values(&indices, &same_host);
         }
         let earlier = &series[..series.len() - 1];
         let previous = earlier.last().map(|(_, r)| *r);
@@ -568,6 +572,32 @@ mod tests {
         let flags = compare_latest(&history);
         assert_eq!(flags[0].latest, 1.05);
         assert_eq!(flags[0].verdict, Verdict::WithinNoise);
+    }
+
+    #[test]
+    fn a_long_history_is_compared_per_benchmark() {
+        // 300 commits x 100 benchmarks: grouping and commit lookup are hashed,
+        // so this takes milliseconds, not minutes.
+        let mut rows = Vec::new();
+        for c in 0..300 {
+            for k in 0..100 {
+                let mut r = row(&format!("c{c}"), "h", "wall_s", 1.0);
+                r.case = format!("k{k}");
+                if k == 7 && c == 299 {
+                    r.value = 2.0;
+                }
+                rows.push(r);
+            }
+        }
+        let flags = compare_latest(&History { rows });
+        assert_eq!(flags.len(), 100);
+        let slower: Vec<&str> = flags
+            .iter()
+            .filter(|f| f.verdict == Verdict::Slower)
+            .map(|f| f.case.as_str())
+            .collect();
+        assert_eq!(slower, vec!["k7"]);
+        assert_eq!(flags[0].previous_commit.as_deref(), Some("c298"));
     }
 
     #[test]

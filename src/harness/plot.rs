@@ -194,7 +194,9 @@ fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
                 label: &s.label,
                 style: s.style,
                 color: PALETTE[i % PALETTE.len()],
-                shape: i % 4,
+                // Shapes shift by one per colour cycle: colour and shape
+                // repeat together only after 32 series.
+                shape: (i + i / PALETTE.len()) % 4,
                 segments,
             }
         })

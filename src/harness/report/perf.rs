@@ -21,6 +21,7 @@ pub const MAX_COMMITS_LISTED: usize = 30;
 /// The wall-time figure of each study in the history (first-appearance
 /// order). Only rows of the host of the study's latest wall time are drawn.
 pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
+    let indices = history.commit_indices();
     let mut out = Vec::new();
     for study in history.studies() {
         let walls: Vec<&HistoryRow> = history
@@ -47,7 +48,7 @@ pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
                     .copied()
                     .filter(|r| r.case == case && r.method == method)
                     .collect();
-                let points = history::per_commit_values(history, &rows)
+                let points = history::per_commit_values(&indices, &rows)
                     .into_iter()
                     .map(|(i, r)| ((i + 1) as f64, r.value))
                     .collect();
