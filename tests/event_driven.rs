@@ -350,7 +350,9 @@ fn double_crossing_inside_one_sample_interval_is_found() {
     assert!(off > 1e-5, "deviation from the linear motion {off:e}");
 }
 
-fn compare_series(name: &str, s: &GapSystem) -> f64 {
+/// Max |difference| over all columns, the (events, regimes) of the run, and
+/// the number of spring forces turning on or off between SciPy's samples.
+fn compare_series(name: &str, s: &GapSystem) -> (f64, usize, usize, usize) {
     let (header, rows) = read_csv(name);
     let n = s.dofs();
     let m = s.springs.len();
@@ -372,28 +374,53 @@ fn compare_series(name: &str, s: &GapSystem) -> f64 {
             worst = worst.max((a - b).abs());
         }
     }
-    worst
+    // every switch shows in SciPy's samples as a force turning on or off (no engagement here lasts under 0.1 s)
+    let on = |k: usize, j: usize| rows[k][1 + 2 * n + j] > 0.0;
+    let switches = (1..rows.len())
+        .map(|k| (0..m).filter(|&j| on(k, j) != on(k - 1, j)).count())
+        .sum::<usize>();
+    (worst, traj.events, traj.regimes, switches)
 }
+
+/// Switches in 0..100 s (snapshot of the solver statistics).
+const SDOF_EVENTS: usize = 26;
+/// Distinct active sets met by the 3-DOF run (of 2^3).
+const THREE_DOF_REGIMES: usize = 6;
 
 #[test]
 fn sdof_time_series_matches_scipy() {
     let s = sdof(0.05, 1.0, Some((0.5, 4.0)), 1.0, 0.8);
-    let worst = compare_series("sdof.csv", &s);
-    eprintln!("sdof.csv: max |event-driven - SciPy| = {worst:e}");
+    let (worst, events, regimes, switches) = compare_series("sdof.csv", &s);
+    assert_eq!(
+        events, switches,
+        "event-driven switches vs SciPy force on/off changes"
+    );
+    eprintln!(
+        "sdof.csv: max |event-driven - SciPy| = {worst:e}, {events} events, {regimes} regimes"
+    );
+    // solver statistics snapshot: crossings of the 100 s run
+    assert_eq!((events, regimes), (SDOF_EVENTS, 2));
     assert!(worst < 1e-8, "{worst:e}");
     // a perturbed gap fails the same check
     let p = sdof(0.05, 1.0, Some((0.5 * (1.0 + 1e-5), 4.0)), 1.0, 0.8);
-    assert!(compare_series("sdof.csv", &p) > 1e-8);
+    assert!(compare_series("sdof.csv", &p).0 > 1e-8);
 }
 
 #[test]
 fn three_dof_time_series_matches_scipy() {
     let s = three_dof(true, [0.5, 0.0, 1.0]);
-    let worst = compare_series("three-dof.csv", &s);
-    eprintln!("three-dof.csv: max |event-driven - SciPy| = {worst:e}");
+    let (worst, events, regimes, switches) = compare_series("three-dof.csv", &s);
+    assert_eq!(
+        events, switches,
+        "event-driven switches vs SciPy force on/off changes"
+    );
+    eprintln!(
+        "three-dof.csv: max |event-driven - SciPy| = {worst:e}, {events} events, {regimes} regimes"
+    );
+    assert_eq!((events, regimes), (94, THREE_DOF_REGIMES));
     assert!(worst < 1e-8, "{worst:e}");
     let p = three_dof(true, [0.5, 0.0, 1.0 + 1e-6]);
-    assert!(compare_series("three-dof.csv", &p) > 1e-8);
+    assert!(compare_series("three-dof.csv", &p).0 > 1e-8);
 }
 
 #[test]
