@@ -400,6 +400,30 @@ fn random_nonsymmetric_p_matrices_i_plus_wk_are_solved() {
 }
 
 #[test]
+fn degenerate_integer_p_matrices_are_solved_by_lexicographic_lemke() {
+    // Integer data make ties exact: q in {-1, 0} and M = B B^T + I with B in
+    // {-1, 0, 1}; every ratio test at z0's entry ties, many later ones too.
+    let mut rng = Rng(31337);
+    for (trial, n) in [4, 6, 10, 16, 30, 60].into_iter().enumerate() {
+        let b = DMatrix::from_fn(n, n, |_, _| rng.uniform(-1.0, 2.0).floor());
+        let m = &b * b.transpose() + DMatrix::identity(n, n);
+        let q = DVector::from_fn(n, |_, _| -(rng.uniform(0.0, 2.0).floor()));
+        let lcp = Lcp::new(m, q).unwrap();
+        let info = lemke(&lcp, &LemkeParams::default())
+            .unwrap_or_else(|e| panic!("trial {trial} n = {n}: {e}"));
+        verify(&lcp, &info.z).unwrap_or_else(|e| panic!("trial {trial} n = {n}: {e}"));
+        // The solution of a P-matrix LCP is unique: PGS agrees.
+        let p = solve(&lcp, LcpSolverKind::Pgs, &LcpOptions::default(), None);
+        for (x, y) in info.z.iter().zip(&p.z) {
+            assert!(
+                (x - y).abs() <= 1e-8 * (1.0 + x.abs()),
+                "trial {trial}: {x} vs {y}"
+            );
+        }
+    }
+}
+
+#[test]
 fn random_psd_problems_with_an_empty_feasible_set_are_infeasible() {
     let mut rng = Rng(777);
     for (trial, n) in [2, 3, 5, 8, 12, 40].into_iter().enumerate() {
