@@ -484,6 +484,35 @@ fn unique_pixels(seg: &[(f64, f64)], pixels: &[(i32, i32)]) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::figure::{Axis, Series};
+
+    #[test]
+    fn figures_without_drawable_data_still_render() {
+        let empty = Figure {
+            name: "e".into(),
+            title: "Nothing to draw".into(),
+            x: Axis::log("dt [s]"),
+            y: Axis::log("error [m]"),
+            series: Vec::new(),
+            caption: String::new(),
+        };
+        assert!(
+            render_svg_string(&empty)
+                .unwrap()
+                .contains("Nothing to draw")
+        );
+        let bad = Figure {
+            series: vec![Series::new(
+                "all bad",
+                &[0.0, -1.0, f64::NAN],
+                &[1.0, 2.0, 3.0],
+                Style::Line,
+            )],
+            ..empty
+        };
+        let svg = render_svg_string(&bad).unwrap();
+        assert!(svg.contains("all bad (no drawable data)"));
+    }
 
     #[test]
     fn decimation_keeps_extremes_of_a_long_monotone_series() {
