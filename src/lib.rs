@@ -7,4 +7,5 @@ pub mod harness;
 pub mod integrators;
 pub mod lcp;
 pub mod models;
+pub mod sparse;
 pub mod studies;

@@ -1,1 +1,131 @@
-fn main() {}
+//! Command line: parse, call the library, map errors to exit codes
+//! (0 all checks passed, 1 a check or solver failed, 2 bad input).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use contact_harness::harness::runner::{self, RunError, RunOptions};
+use contact_harness::lcp::{self, LcpOptions, LcpSolverKind};
+
+/// Benchmark and reproduction harness for non-smooth contact dynamics.
+///
+/// Runs the studies of PATH (a study file or a suite such as
+/// `experiments/all`), checks every result against its reference, and writes
+/// results to --out and a report to --report.
+#[derive(Debug, Parser)]
+#[command(version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Study file or suite (`experiments/all` means `experiments/all.toml`).
+    #[arg(required = true)]
+    path: Option<PathBuf>,
+    /// Results directory.
+    #[arg(long, default_value = "results")]
+    out: PathBuf,
+    /// Report directory.
+    #[arg(long, default_value = "report")]
+    report: PathBuf,
+    /// Run only this study (repeatable).
+    #[arg(long = "only", value_name = "STUDY")]
+    only: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Linear complementarity problems.
+    #[command(subcommand)]
+    Lcp(LcpCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum LcpCommand {
+    /// Solve one LCP in the Siconos text format; prints one JSON object.
+    Solve {
+        /// The .dat file.
+        file: PathBuf,
+        /// Solver: lemke, pgs, newton-min, newton-fb, enumerate, auto.
+        #[arg(long, default_value = "auto")]
+        solver: String,
+        /// Residual below which the problem counts as solved.
+        #[arg(long)]
+        tolerance: Option<f64>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Lcp(LcpCommand::Solve { file, solver, tolerance })) => lcp_solve(&file, &solver, tolerance),
+        None => run(cli.run),
+    }
+}
+
+fn run(args: RunArgs) -> ExitCode {
+    let Some(path) = args.path else {
+        eprintln!("error: a study file or suite is required (e.g. experiments/all)");
+        return ExitCode::from(2);
+    };
+    let command = std::iter::once("cargo run --release --".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let options = RunOptions { spec: path, out: args.out, report: args.report, only: args.only, command };
+    match runner::run(&options) {
+        Ok(run) => {
+            let mut failed = 0;
+            for study in &run.studies {
+                let bad = study.checks.iter().filter(|c| !c.passed).count();
+                failed += bad;
+                let status = if bad == 0 { "ok".to_string() } else { format!("{bad} FAILED") };
+                println!("{:<28} {:>3} cases  {:>4} checks  {status}", study.name, study.cases.len(), study.checks.len());
+                for c in study.checks.iter().filter(|c| !c.passed) {
+                    println!("    FAIL {}/{} {}: {} = {:e} (tolerance {:e}) {}", c.study, c.case, c.check, c.metric, c.value, c.tolerance, c.detail);
+                }
+            }
+            println!("results: {}  report: {}", options.out.display(), options.report.join("index.html").display());
+            if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+        }
+        Err(RunError::Input(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Output(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn lcp_solve(file: &std::path::Path, solver: &str, tolerance: Option<f64>) -> ExitCode {
+    let Some(kind) = LcpSolverKind::from_name(solver) else {
+        eprintln!("error: --solver {solver}: one of {}", LcpSolverKind::allowed_names());
+        return ExitCode::from(2);
+    };
+    let mut options = LcpOptions::default();
+    if let Some(t) = tolerance {
+        if !(t.is_finite() && t > 0.0) {
+            eprintln!("error: --tolerance {t}: a finite number > 0");
+            return ExitCode::from(2);
+        }
+        options.tolerance = t;
+    }
+    let problem = match lcp::io::read_siconos_file(file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let json = lcp::cli::solve_json(&problem, kind, &options);
+    println!("{json}");
+    ExitCode::SUCCESS
+}

@@ -96,6 +96,9 @@ pub struct CheckSpec {
     /// A case table, a reference file (`*.csv`) or a scalar name.
     #[serde(default)]
     pub reference: Option<String>,
+    /// The column of a reference file, when it differs from the quantity.
+    #[serde(default)]
+    pub column: Option<String>,
     /// A number to compare with (instead of `reference`).
     #[serde(default)]
     pub value: Option<f64>,
@@ -202,6 +205,10 @@ pub enum Scope {
     CaseScalar,
     /// Columns of the case CSV: one row per case.
     Columns,
+    /// A case scalar across the cases against a reference file whose first
+    /// column names another case scalar (the abscissa, e.g. `omega`): one
+    /// row, case `*`.
+    SummaryCurve,
 }
 
 /// Resolves a check against what the study provides; loads file references
@@ -219,7 +226,7 @@ pub fn resolve(
     let column_pattern_known = provides.columns.iter().any(|p| {
         p == q || crate::harness::table::name_matches(p, q) || (p.ends_with('*') && q == p)
     });
-    let scope = if provides.study_scalars.iter().any(|s| s == q) {
+    let mut scope = if provides.study_scalars.iter().any(|s| s == q) {
         Scope::Study
     } else if provides.case_scalars.iter().any(|s| s == q) {
         Scope::CaseScalar
@@ -237,14 +244,15 @@ pub fn resolve(
             format!("one of {}", allowed.join(", ")),
         ));
     };
-    if (scope == Scope::Columns) != spec.metric.is_curve() {
+    let file_scalar = scope == Scope::CaseScalar && spec.reference_file().is_some();
+    if (scope == Scope::Columns || file_scalar) != spec.metric.is_curve() {
         return Err(InputError::value(
             file,
             study,
             key("metric"),
             format!("\"{}\"", spec.metric.name()),
-            if scope == Scope::Columns {
-                "a curve metric (max-abs, max-rel, rms-rel) for a column quantity"
+            if scope == Scope::Columns || file_scalar {
+                "a curve metric (max-abs, max-rel, rms-rel) for a column quantity or a reference file"
             } else {
                 "a scalar metric (abs, rel, at-least, at-most) for a scalar quantity"
             },
@@ -268,33 +276,23 @@ pub fn resolve(
         if let Some(rel) = spec.reference_file() {
             let dir = file.parent().unwrap_or(Path::new("."));
             let path = dir.join(rel);
-            let table = crate::harness::reference::read_csv(&path).map_err(|message| {
-                InputError::value(file, study, key("reference"), format!("\"{reference}\""), message)
-            })?;
-            if scope != Scope::Columns {
-                return Err(InputError::value(
-                    file,
-                    study,
-                    key("reference"),
-                    format!("\"{reference}\""),
-                    "a reference file needs a column quantity",
-                ));
+            let bad = |message: String| InputError::value(file, study, key("reference"), format!("\"{reference}\""), message);
+            let table = crate::harness::reference::read_csv(&path).map_err(bad)?;
+            let wanted = spec.column.as_deref().unwrap_or(q);
+            let found = if wanted.ends_with('*') { !table.matching(wanted).is_empty() } else { table.column(wanted).is_some() };
+            if !found {
+                return Err(bad(format!("the file has no column `{wanted}`")));
             }
-            let missing: Vec<&str> = if q.ends_with('*') {
-                if table.matching(q).is_empty() { vec![q] } else { vec![] }
-            } else if table.column(q).is_none() {
-                vec![q]
-            } else {
-                vec![]
-            };
-            if !missing.is_empty() {
-                return Err(InputError::value(
-                    file,
-                    study,
-                    key("reference"),
-                    format!("\"{reference}\""),
-                    format!("the file has no column matching `{q}`"),
-                ));
+            if scope == Scope::CaseScalar {
+                let abscissa = table.abscissa().map(|c| c.name.clone()).unwrap_or_default();
+                if !provides.case_scalars.contains(&abscissa) {
+                    return Err(bad(format!(
+                        "for a scalar quantity the file's first column must name a case scalar (the abscissa), found `{abscissa}`"
+                    )));
+                }
+                scope = Scope::SummaryCurve;
+            } else if scope == Scope::Study {
+                return Err(bad("a reference file needs a column or case-scalar quantity".into()));
             }
             loaded = Some((path, table));
         } else {
@@ -342,6 +340,13 @@ pub fn evaluate(
         passed: spec.metric.passes(value, spec.tolerance),
         detail,
     };
+    if check.scope == Scope::SummaryCurve {
+        let (value, detail) = match &check.file {
+            Some((_, reference)) => summary_curve(spec, cases, reference),
+            None => (f64::NAN, "reference file not loaded".into()),
+        };
+        return vec![row("*", value, detail)];
+    }
     if check.scope == Scope::Study {
         let y = summary.scalar(&spec.quantity);
         let r = reference_scalar(spec, |name| summary.scalar(name));
@@ -373,11 +378,11 @@ pub fn evaluate(
                     _ => None,
                 };
                 match reference {
-                    Some(r) => curve_metric(spec.metric, &output.series, r, &spec.quantity),
+                    Some(r) => curve_metric(spec.metric, &output.series, r, &spec.quantity, spec.column.as_deref()),
                     None => (f64::NAN, format!("case has no table `{}`", reference_label)),
                 }
             }
-            Scope::Study => unreachable!("handled above"),
+            Scope::Study | Scope::SummaryCurve => unreachable!("handled above"),
         };
         rows.push(row(name, value, detail));
     }
@@ -421,12 +426,17 @@ fn relative(err: f64, scale: f64) -> f64 {
     }
 }
 
-/// Curve metric of the columns matching `pattern` in `case` against the
-/// columns of the same names in `reference`.
-pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &str) -> (f64, String) {
-    let names = case.matching(pattern);
+/// Curve metric of the case columns matching `pattern` against the
+/// reference columns of the same names (every reference column matching the
+/// pattern must exist in the case), or of the single case column `pattern`
+/// against the reference column `ref_column`.
+pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &str, ref_column: Option<&str>) -> (f64, String) {
+    let names: Vec<(String, String)> = match ref_column {
+        Some(rc) => vec![(pattern.to_string(), rc.to_string())],
+        None => reference.matching(pattern).iter().map(|n| (n.to_string(), n.to_string())).collect(),
+    };
     if names.is_empty() {
-        return (f64::NAN, format!("no column matches `{pattern}`"));
+        return (f64::NAN, format!("no reference column matches `{pattern}`"));
     }
     let (Some(xs), Some(xr)) = (case.abscissa(), reference.abscissa()) else {
         return (f64::NAN, "empty table".into());
@@ -436,9 +446,12 @@ pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &s
         Err(msg) => return (f64::NAN, msg),
     };
     let (mut max_err, mut max_ref, mut sum_err2, mut sum_ref2) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    for name in &names {
-        let (Some(y), Some(r)) = (case.values(name), reference.values(name)) else {
-            return (f64::NAN, format!("reference has no column `{name}`"));
+    for (name, ref_name) in &names {
+        let Some(r) = reference.values(ref_name) else {
+            return (f64::NAN, format!("reference has no column `{ref_name}`"));
+        };
+        let Some(y) = case.values(name) else {
+            return (f64::NAN, format!("case has no column `{name}`"));
         };
         for p in &pairs {
             let rv = p.interpolate(r);
@@ -460,6 +473,32 @@ pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &s
     };
     let how = if pairs.iter().any(|p| p.interpolated) { "interpolated" } else { "common" };
     (value, format!("{} column(s) at {} {how} points; max |ref| = {max_ref:.3e}", names.len(), pairs.len()))
+}
+
+/// A case scalar over the cases (sorted by the abscissa scalar named by the
+/// file's first column) against the file's column.
+fn summary_curve(spec: &CheckSpec, cases: &[(String, CaseResult)], reference: &Table) -> (f64, String) {
+    let Some(abscissa) = reference.abscissa().map(|c| c.name.clone()) else {
+        return (f64::NAN, "empty reference".into());
+    };
+    let mut pts = Vec::new();
+    for (name, result) in cases {
+        if spec.cases.as_ref().is_some_and(|only| !only.contains(name)) {
+            continue;
+        }
+        match result {
+            Ok(o) => match (o.scalar(&abscissa), o.scalar(&spec.quantity)) {
+                (Some(x), Some(y)) => pts.push((x, y)),
+                _ => return (f64::NAN, format!("case {name} lacks `{abscissa}` or `{}`", spec.quantity)),
+            },
+            Err(e) => return (f64::NAN, format!("case {name} failed: {e}")),
+        }
+    }
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (x, y): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+    let table = Table::new().with(abscissa, "", x).with(spec.quantity.clone(), "", y);
+    let ref_column = spec.column.as_deref().unwrap_or(&spec.quantity);
+    curve_metric(spec.metric, &table, reference, &spec.quantity, Some(ref_column))
 }
 
 /// A comparison point: case row, and the reference value found between

@@ -11,6 +11,7 @@ pub mod plot;
 pub mod reference;
 pub mod report;
 pub mod results;
+pub mod runner;
 pub mod spec;
 pub mod study;
 pub mod table;

@@ -8,6 +8,7 @@
 //! entries on the outputs (`harness::checks`).
 
 use crate::error::SolverError;
+use crate::harness::checks::Provides;
 use crate::harness::figure::Figure;
 use crate::harness::table::Table;
 
@@ -112,6 +113,10 @@ impl StudySummary {
 pub trait Study: Send + Sync {
     /// Case names, in order (file stems; unique).
     fn cases(&self) -> &[String];
+
+    /// The scalar, column and table names the study will produce, so that
+    /// its checks are validated before anything runs.
+    fn provides(&self) -> Provides;
 
     /// Runs case `index`. `progress` may be advanced (its length set by the
     /// study); it is hidden when stderr is not a terminal.

@@ -1,2 +1,3 @@
 //! Time integrators for non-smooth systems.
 pub mod event_driven;
+pub mod newmark;

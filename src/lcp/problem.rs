@@ -52,6 +52,10 @@ impl Lcp {
             .sum::<f64>()
             .sqrt();
         let norm_q = self.q.norm();
-        if norm_q > f64::EPSILON { num / norm_q } else { num }
+        if norm_q > f64::EPSILON {
+            num / norm_q
+        } else {
+            num
+        }
     }
 }

@@ -8,3 +8,17 @@ pub const KINDS: [&str; 1] = ["gap-system"];
 pub fn kind_names() -> String {
     KINDS.map(|k| format!("\"{k}\"")).join(", ")
 }
+
+pub mod gap_system;
+
+use crate::error::InputError;
+use crate::harness::spec::StudySpec;
+use crate::harness::study::Study;
+
+/// Builds a study of any registered kind from its spec.
+pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
+    match spec.kind.as_str() {
+        "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
+        other => Err(InputError::value(&spec.file, &spec.name, "study.kind", format!("\"{other}\""), format!("one of {}", kind_names()))),
+    }
+}

@@ -1,0 +1,531 @@
+//! Bossak-Newmark time stepping for gap systems with one exact LCP per step
+//! (Yu, Nonlinear Dynamics 71 (2013) 493-504; Bossak: Wood, Bossak &
+//! Zienkiewicz, IJNME 15 (1980) 1562-1566).
+//!
+//! Bossak-Newmark with gamma = 1/2 - alpha_b, beta = (1 - alpha_b)^2 / 4:
+//!
+//!   M [(1 - alpha_b) a1 + alpha_b a0] + C v1 + K x1 + D^T f1 = F(t1),
+//!   x1 = x0 + dt v0 + dt^2 [(1/2 - beta) a0 + beta a1],
+//!   v1 = v0 + dt [(1 - gamma) a0 + gamma a1],
+//!
+//! with f1 = K_g max(0, D x1 - g). With the predictors
+//! x~ = x0 + dt v0 + dt^2 (1/2 - beta) a0, v~ = v0 + dt (1 - gamma) a0 and the
+//! increment u = x1 - x~ = beta dt^2 a1, eliminating a1 and v1 leaves
+//! K_eff u + D^T f1 = r with K_eff = K + gamma/(beta dt) C +
+//! (1 - alpha_b)/(beta dt^2) M and r = F(t1) - alpha_b M a0 - K x~ - C v~.
+//! (Solving for the increment rather than for x1 keeps a1 = u/(beta dt^2)
+//! free of the cancellation x1 - x~, which would turn the 1e-16 rounding of
+//! x1 into 1e-16 |x| / (beta dt^2) in a1 and v1.) Writing the opening
+//! y = D (x~ + u) - g as
+//! y = z - s with the auxiliary displacement z = max(0, y) >= 0 (f1 = K_g z)
+//! complementary to s = max(0, -y) >= 0 gives Yu's standard LCP
+//!
+//!   s = A z + b,  z >= 0, s >= 0, z.s = 0,
+//!   A = I + D K_eff^-1 D^T K_g,   b = g - D x~ - D K_eff^-1 r,
+//!
+//! a P-matrix (A = (K_g^-1 + W) K_g with W = D K_eff^-1 D^T symmetric
+//! positive semidefinite when K_eff is SPD), so the LCP has exactly one
+//! solution and the step is solved exactly. This module is the method
+//! `newmark-lcp`: the dense LCP of the paper, with K_eff^-1 precomputed once.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::SolverError;
+use crate::lcp::{self, Lcp, LcpOptions, LcpSolverKind, LcpStatus};
+use crate::models::gap_system::{GapSystem, to_dense};
+use crate::sparse::csr::Csr;
+use crate::sparse::obstacle::{ObstacleParams, ObstacleSystem};
+
+/// Parameters of a Bossak-Newmark run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewmarkParams {
+    /// Time step dt [s].
+    pub dt: f64,
+    /// Number of steps (final time = steps * dt).
+    pub steps: usize,
+    /// Bossak parameter alpha_b in [-1/3, 0] (0: trapezoidal rule).
+    pub alpha_b: f64,
+    /// Store every `output_every`-th step (1 = every step).
+    pub output_every: usize,
+    /// LCP solver of each step.
+    pub lcp_solver: LcpSolverKind,
+    /// Its options.
+    pub lcp_options: LcpOptions,
+}
+
+impl NewmarkParams {
+    /// (beta, gamma) of the Bossak family.
+    pub fn beta_gamma(&self) -> (f64, f64) {
+        let a = self.alpha_b;
+        ((1.0 - a) * (1.0 - a) / 4.0, 0.5 - a)
+    }
+}
+
+/// A sampled trajectory: state and gap forces at the output times.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Trajectory {
+    /// Output times.
+    pub t: Vec<f64>,
+    /// Displacements x(t_k), each of length n.
+    pub x: Vec<Vec<f64>>,
+    /// Velocities v(t_k).
+    pub v: Vec<Vec<f64>>,
+    /// Gap-spring forces f(t_k) = K_g max(0, D x - g), each of length m.
+    pub f: Vec<Vec<f64>>,
+}
+
+/// Exact counters of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StepStats {
+    /// Time steps taken.
+    pub steps: usize,
+    /// Sum over steps of the step solver's iterations (LCP pivots for
+    /// Lemke, sweeps for PGS, Newton iterations for the sparse solver).
+    pub solver_iterations: usize,
+    /// Largest number of active gap springs at the end of a step.
+    pub max_active: usize,
+    /// Sum over steps of the active gap springs (mean = / steps).
+    pub active_sum: usize,
+    /// Matrix factorizations (or inversions) done.
+    pub factorizations: usize,
+}
+
+/// What a step kernel must do: given the predictor x~ and r, return the
+/// increment u and the gap forces. Shared by the time loop so that methods
+/// differ only in how they solve K_eff u + D^T K_g max(0, D (x~ + u) - g) = r.
+pub trait StepSolver {
+    /// Solves the step equation for u (written into `u`) and f = K_g max(0,
+    /// D (x~ + u) - g); returns the solver's iterations.
+    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, SolverError>;
+    /// Active gap springs after the last solve.
+    fn active(&self) -> usize;
+    /// Matrix factorizations done so far.
+    fn factorizations(&self) -> usize;
+}
+
+/// The dense-LCP step of Yu (2013): A = I + D K_eff^-1 D^T K_g once, one LCP
+/// per step.
+pub struct DenseLcpStep {
+    k_lu: DenseLu,
+    /// G = K_eff^-1 D^T, n x m.
+    g_mat: DMatrix<f64>,
+    lcp: Lcp,
+    d: DMatrix<f64>,
+    gaps: Vec<f64>,
+    k_gap: Vec<f64>,
+    solver: LcpSolverKind,
+    options: LcpOptions,
+    z_prev: Vec<f64>,
+    active: usize,
+    xhat: DVector<f64>,
+}
+
+impl DenseLcpStep {
+    /// Precomputes K_eff^-1, G and A for the given K_eff.
+    pub fn new(system: &GapSystem, k_eff: &DMatrix<f64>, solver: LcpSolverKind, options: LcpOptions) -> Result<Self, SolverError> {
+        let n = system.dofs();
+        let m = system.springs.len();
+        let k_lu = DenseLu::new(k_eff).ok_or_else(|| SolverError::Singular { what: "K_eff of newmark-lcp".into() })?;
+        let d = to_dense(&system.springs.directions);
+        let g_mat = k_lu.solve_matrix(&d.transpose());
+        let mut a = &d * &g_mat;
+        for j in 0..m {
+            let k = system.springs.stiffness[j];
+            for i in 0..m {
+                a[(i, j)] *= k;
+            }
+            a[(j, j)] += 1.0;
+        }
+        let lcp = Lcp { m: a, q: DVector::zeros(m) };
+        Ok(Self {
+            k_lu,
+            g_mat,
+            lcp,
+            d,
+            gaps: system.springs.gaps.clone(),
+            k_gap: system.springs.stiffness.clone(),
+            solver,
+            options,
+            z_prev: vec![0.0; m],
+            active: 0,
+            xhat: DVector::zeros(n),
+        })
+    }
+
+    /// The step LCP matrix A (for benches and tests).
+    pub fn lcp_matrix(&self) -> &DMatrix<f64> {
+        &self.lcp.m
+    }
+
+    /// The LCP of the last step (A, b).
+    pub fn last_lcp(&self) -> &Lcp {
+        &self.lcp
+    }
+}
+
+impl StepSolver for DenseLcpStep {
+    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, SolverError> {
+        let m = self.gaps.len();
+        self.xhat.as_mut_slice().copy_from_slice(r);
+        self.k_lu.solve_in_place(self.xhat.as_mut_slice());
+        u.copy_from_slice(self.xhat.as_slice());
+        if m == 0 {
+            return Ok(0);
+        }
+        // b = g - D (x~ + u_hat)
+        let pred = DVector::from_iterator(x_pred.len(), x_pred.iter().zip(self.xhat.iter()).map(|(a, b)| a + b));
+        let dx = &self.d * pred;
+        for j in 0..m {
+            self.lcp.q[j] = self.gaps[j] - dx[j];
+        }
+        let sol = lcp::solve(&self.lcp, self.solver, &self.options, Some(&self.z_prev));
+        if sol.status != LcpStatus::Solved {
+            return Err(SolverError::Lcp {
+                solver: sol.solver.to_string(),
+                status: sol.status.to_string(),
+                step,
+                t,
+                residual: sol.residual,
+            });
+        }
+        self.active = 0;
+        for j in 0..m {
+            let z = sol.z[j].max(0.0);
+            f[j] = self.k_gap[j] * z;
+            if f[j] != 0.0 {
+                self.active += 1;
+                // u = u_hat - G f
+                for (ui, gi) in u.iter_mut().zip(self.g_mat.column(j).iter()) {
+                    *ui -= gi * f[j];
+                }
+            }
+        }
+        self.z_prev.copy_from_slice(&sol.z);
+        Ok(sol.iterations)
+    }
+
+    fn active(&self) -> usize {
+        self.active
+    }
+
+    fn factorizations(&self) -> usize {
+        1
+    }
+}
+
+/// The sparse semi-smooth Newton step: no dense matrix anywhere, one
+/// symbolic factorization of K_eff + D^T D for the whole run.
+pub struct SparseNewtonStep {
+    system: ObstacleSystem,
+    gaps: Vec<f64>,
+    k_gap: Vec<f64>,
+    directions: Csr,
+    offsets: Vec<f64>,
+    u_prev: Vec<f64>,
+    params: ObstacleParams,
+    active: usize,
+}
+
+impl SparseNewtonStep {
+    /// Builds the pattern and its symbolic factorization.
+    pub fn new(system: &GapSystem, k_eff: &sprs::CsMat<f64>) -> Result<Self, SolverError> {
+        let obstacle = ObstacleSystem::new(k_eff, &system.springs.directions, &system.springs.stiffness)
+            .map_err(|e| SolverError::Other { method: "newmark-ssn".into(), message: e.to_string() })?;
+        Ok(Self {
+            system: obstacle,
+            gaps: system.springs.gaps.clone(),
+            k_gap: system.springs.stiffness.clone(),
+            directions: Csr::from_sprs(&system.springs.directions),
+            offsets: vec![0.0; system.springs.len()],
+            u_prev: vec![0.0; system.dofs()],
+            params: ObstacleParams::default(),
+            active: 0,
+        })
+    }
+
+    /// Nonzeros of the Jacobian's lower triangle and of its Cholesky factor.
+    pub fn pattern_sizes(&self) -> (usize, usize) {
+        self.system.pattern_sizes()
+    }
+}
+
+impl StepSolver for SparseNewtonStep {
+    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, SolverError> {
+        // Offsets c = g - D x~, so that the constraint reads D u > c.
+        for j in 0..self.gaps.len() {
+            self.offsets[j] = self.gaps[j] - self.directions.row_dot(j, x_pred);
+        }
+        // Warm start: the previous increment (its active set starts the iteration).
+        u.copy_from_slice(&self.u_prev);
+        let info = self.system.solve(r, &self.offsets, u, &self.params).map_err(|e| match e {
+            crate::sparse::obstacle::ObstacleError::NoConvergence { iterations, .. } => SolverError::NoConvergence {
+                method: "newmark-ssn".into(),
+                step,
+                t,
+                iterations,
+                residual: f64::NAN,
+            },
+            other => SolverError::Other { method: "newmark-ssn".into(), message: format!("step {step} (t = {t}): {other}") },
+        })?;
+        for j in 0..self.gaps.len() {
+            let y = self.directions.row_dot(j, u) - self.offsets[j];
+            f[j] = self.k_gap[j] * y.max(0.0);
+        }
+        self.active = info.active;
+        self.u_prev.copy_from_slice(u);
+        Ok(info.iterations)
+    }
+
+    fn active(&self) -> usize {
+        self.active
+    }
+
+    fn factorizations(&self) -> usize {
+        self.system.factorizations()
+    }
+}
+
+/// K_eff = K + gamma/(beta dt) C + (1 - alpha_b)/(beta dt^2) M, sparse.
+pub fn effective_stiffness_sparse(system: &GapSystem, params: &NewmarkParams) -> sprs::CsMat<f64> {
+    let (beta, gamma) = params.beta_gamma();
+    let dt = params.dt;
+    let c = system.damping.map(|v| v * (gamma / (beta * dt)));
+    let m = system.mass.map(|v| v * ((1.0 - params.alpha_b) / (beta * dt * dt)));
+    let kc = &system.stiffness + &c;
+    &kc + &m
+}
+
+/// A dense LU factorization with partial pivoting (faer), solved per step:
+/// O(n^2) per solve like a product with the inverse, but without the
+/// inverse's extra rounding.
+pub struct DenseLu {
+    lu: faer::linalg::solvers::PartialPivLu<f64>,
+    n: usize,
+}
+
+impl DenseLu {
+    /// Factors `a`; None when it is singular (a zero or non-finite pivot).
+    pub fn new(a: &DMatrix<f64>) -> Option<Self> {
+        let n = a.nrows();
+        let fa = faer::Mat::<f64>::from_fn(n, n, |i, j| a[(i, j)]);
+        let lu = fa.partial_piv_lu();
+        let this = Self { lu, n };
+        // Singular or non-finite: a solve with e_1 .. e_n would show it; the
+        // diagonal of U is cheaper.
+        let u_ok = (0..n).all(|i| {
+            let u = this.lu.U()[(i, i)];
+            u.is_finite() && u != 0.0
+        });
+        u_ok.then_some(this)
+    }
+
+    /// Solves A x = b in place.
+    pub fn solve_in_place(&self, b: &mut [f64]) {
+        use faer::linalg::solvers::SolveCore;
+        let rhs = faer::MatMut::from_column_major_slice_mut(b, self.n, 1);
+        self.lu.solve_in_place_with_conj(faer::Conj::No, rhs);
+    }
+
+    /// A^-1 B for a dense B.
+    pub fn solve_matrix(&self, b: &DMatrix<f64>) -> DMatrix<f64> {
+        let mut out = b.clone();
+        for mut col in out.column_iter_mut() {
+            self.solve_in_place(col.as_mut_slice());
+        }
+        out
+    }
+}
+
+/// K_eff = K + gamma/(beta dt) C + (1 - alpha_b)/(beta dt^2) M, dense.
+pub fn effective_stiffness(system: &GapSystem, params: &NewmarkParams) -> DMatrix<f64> {
+    let (beta, gamma) = params.beta_gamma();
+    let dt = params.dt;
+    to_dense(&system.stiffness)
+        + to_dense(&system.damping) * (gamma / (beta * dt))
+        + to_dense(&system.mass) * ((1.0 - params.alpha_b) / (beta * dt * dt))
+}
+
+/// The state of a Bossak-Newmark run and its work arrays: one
+/// [`Stepper::advance`] is one time step (no allocation).
+#[derive(Clone)]
+pub struct Stepper<'a> {
+    system: &'a GapSystem,
+    k: Csr,
+    c: Csr,
+    m: Csr,
+    /// Step counter (the state is at t = step * dt).
+    pub step: usize,
+    /// Displacement x.
+    pub x: Vec<f64>,
+    /// Velocity v.
+    pub v: Vec<f64>,
+    /// Acceleration a.
+    pub a: Vec<f64>,
+    dt: f64,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    xt: Vec<f64>,
+    vt: Vec<f64>,
+    kx: Vec<f64>,
+    cv: Vec<f64>,
+    ma: Vec<f64>,
+    r: Vec<f64>,
+    u: Vec<f64>,
+    f: Vec<f64>,
+}
+
+impl<'a> Stepper<'a> {
+    /// Starts at (x0, v0), t = 0, with a0 = M^-1 (F(0) - C v0 - K x0 - D^T f(x0)).
+    pub fn new(system: &'a GapSystem, params: &NewmarkParams, x0: &[f64], v0: &[f64]) -> Result<Self, SolverError> {
+        let n = system.dofs();
+        let f0 = system.springs.forces(x0);
+        let a = initial_acceleration(system, x0, v0, &f0)?;
+        let (beta, gamma) = params.beta_gamma();
+        Ok(Self {
+            system,
+            k: Csr::from_sprs(&system.stiffness),
+            c: Csr::from_sprs(&system.damping),
+            m: Csr::from_sprs(&system.mass),
+            step: 0,
+            x: x0.to_vec(),
+            v: v0.to_vec(),
+            a,
+            dt: params.dt,
+            alpha: params.alpha_b,
+            beta,
+            gamma,
+            xt: vec![0.0; n],
+            vt: vec![0.0; n],
+            kx: vec![0.0; n],
+            cv: vec![0.0; n],
+            ma: vec![0.0; n],
+            r: vec![0.0; n],
+            u: vec![0.0; n],
+            f: vec![0.0; system.springs.len()],
+        })
+    }
+
+    /// Time of the current state.
+    pub fn time(&self) -> f64 {
+        self.step as f64 * self.dt
+    }
+
+    /// Gap-spring forces of the last step.
+    pub fn forces(&self) -> &[f64] {
+        &self.f
+    }
+
+    /// One step: predictors, r, the step equation by `solver`, update.
+    /// Returns the solver's iterations.
+    pub fn advance(&mut self, solver: &mut dyn StepSolver) -> Result<usize, SolverError> {
+        let (dt, alpha, beta, gamma) = (self.dt, self.alpha, self.beta, self.gamma);
+        let n = self.x.len();
+        let step = self.step + 1;
+        let t1 = step as f64 * dt;
+        let (c_x, c_v) = (dt * dt * (0.5 - beta), dt * (1.0 - gamma));
+        // Predictors: x~ = x + dt v + dt^2 (1/2 - beta) a, v~ = v + dt (1 - gamma) a.
+        for i in 0..n {
+            self.xt[i] = self.x[i] + dt * self.v[i] + c_x * self.a[i];
+            self.vt[i] = self.v[i] + c_v * self.a[i];
+        }
+        // r = F(t1) - alpha M a - K x~ - C v~
+        let sys = self.system;
+        self.k.mul_vec(&self.xt, &mut self.kx);
+        self.c.mul_vec(&self.vt, &mut self.cv);
+        if alpha != 0.0 {
+            self.m.mul_vec(&self.a, &mut self.ma);
+        }
+        let cos = (sys.excitation.omega * t1).cos();
+        for i in 0..n {
+            let bossak = if alpha != 0.0 { alpha * self.ma[i] } else { 0.0 };
+            self.r[i] = sys.excitation.amplitude[i] * cos - bossak - self.kx[i] - self.cv[i];
+        }
+        let iterations = solver.solve(&self.r, &self.xt, &mut self.u, &mut self.f, step, t1)?;
+        // a1 = u / (beta dt^2), v1 = v~ + gamma dt a1, x1 = x~ + u
+        let inv = 1.0 / (beta * dt * dt);
+        for i in 0..n {
+            let a1 = self.u[i] * inv;
+            self.v[i] = self.vt[i] + gamma * dt * a1;
+            self.a[i] = a1;
+            self.x[i] = self.xt[i] + self.u[i];
+        }
+        self.step = step;
+        if !self.x.iter().all(|v| v.is_finite()) {
+            return Err(SolverError::Other { method: "newmark".into(), message: format!("non-finite state at step {step} (t = {t1})") });
+        }
+        Ok(iterations)
+    }
+}
+
+/// Integrates from (x0, v0) at t = 0 with the given step solver, recording
+/// every `params.output_every`-th step.
+pub fn integrate(
+    system: &GapSystem,
+    params: &NewmarkParams,
+    x0: &[f64],
+    v0: &[f64],
+    step_solver: &mut dyn StepSolver,
+    mut on_progress: impl FnMut(usize),
+) -> Result<(Trajectory, StepStats), SolverError> {
+    let mut stats = StepStats::default();
+    let mut stepper = Stepper::new(system, params, x0, v0)?;
+    let mut traj = Trajectory::default();
+    let record = |traj: &mut Trajectory, s: &Stepper| {
+        traj.t.push(s.time());
+        traj.x.push(s.x.clone());
+        traj.v.push(s.v.clone());
+        traj.f.push(system.springs.forces(&s.x));
+    };
+    record(&mut traj, &stepper);
+    let progress_every = (params.steps / 100).max(1);
+    for step in 1..=params.steps {
+        stats.solver_iterations += stepper.advance(step_solver)?;
+        let active = step_solver.active();
+        stats.max_active = stats.max_active.max(active);
+        stats.active_sum += active;
+        stats.steps = step;
+        if step % params.output_every == 0 {
+            record(&mut traj, &stepper);
+        }
+        if step % progress_every == 0 {
+            on_progress(progress_every);
+        }
+    }
+    stats.factorizations = step_solver.factorizations();
+    Ok((traj, stats))
+}
+
+/// a0 = M^-1 (F(0) - C v0 - K x0 - D^T f0), dense (done once).
+fn initial_acceleration(system: &GapSystem, x: &[f64], v: &[f64], f: &[f64]) -> Result<Vec<f64>, SolverError> {
+    let n = system.dofs();
+    let (mut kx, mut cv) = (vec![0.0; n], vec![0.0; n]);
+    Csr::from_sprs(&system.stiffness).mul_vec(x, &mut kx);
+    Csr::from_sprs(&system.damping).mul_vec(v, &mut cv);
+    let mut rhs = system.excitation.at(0.0);
+    for i in 0..n {
+        rhs[i] -= kx[i] + cv[i];
+    }
+    let mut dtf = vec![0.0; n];
+    system.springs.add_transposed(f, &mut dtf);
+    for i in 0..n {
+        rhs[i] -= dtf[i];
+    }
+    solve_mass(&system.mass, &rhs).ok_or_else(|| SolverError::Singular { what: "mass matrix M".into() })
+}
+
+/// Solves M a = rhs once: by division when M is diagonal (lumped masses,
+/// any n), else by a dense LU.
+fn solve_mass(mass: &sprs::CsMat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
+    let n = rhs.len();
+    let diagonal = mass.iter().all(|(_, (i, j))| i == j);
+    if diagonal {
+        let mut diag = vec![0.0; n];
+        for (&v, (i, _)) in mass.iter() {
+            diag[i] += v;
+        }
+        return rhs.iter().zip(&diag).map(|(r, d)| (*d > 0.0).then(|| r / d)).collect();
+    }
+    let lu = to_dense(mass).lu();
+    lu.solve(&DVector::from_column_slice(rhs)).map(|v| v.as_slice().to_vec())
+}

@@ -1,0 +1,23 @@
+//! Sparse machinery for non-smooth implicit steps.
+//!
+//! [`llt::SparseLlt`] keeps one symbolic Cholesky factorization of a fixed
+//! pattern and refactors its values in place. [`obstacle::ObstacleSystem`]
+//! solves the monotone piecewise-linear equation
+//!
+//!   A x + B^T K max(0, B x - c) = r        (A SPD, K = diag(k_j) > 0)
+//!
+//! by a semi-smooth Newton / primal-dual active-set iteration (Hintermüller,
+//! Ito & Kunisch, SIAM J. Optim. 13 (2002) 865-888): on the active set
+//! S = {j : b_j x > c_j} the equation is linear with the SPD Jacobian
+//! A + B_S^T K_S B_S, whose pattern is contained in that of A + B^T B, so
+//! one symbolic factorization serves every iteration and every time step.
+//! The equation is the gradient of the strictly convex piecewise quadratic
+//! phi(x) = x.A x / 2 + sum_j k_j max(0, b_j x - c_j)^2 / 2 - r.x, which a
+//! backtracking line search decreases when the active set changes, so the
+//! iteration terminates at the exact solution (finitely many pieces).
+//! Warm-started from the previous time step's solution it typically needs
+//! one factorization per step (two when the active set changes).
+
+pub mod csr;
+pub mod llt;
+pub mod obstacle;
