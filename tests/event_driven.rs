@@ -102,16 +102,8 @@ fn read_csv(name: &str) -> (Vec<String>, Vec<Vec<f64>>) {
     (header, rows)
 }
 
-fn closed_form_sdof(
-    m: f64,
-    c: f64,
-    k: f64,
-    f: f64,
-    omega: f64,
-    x0: f64,
-    v0: f64,
-    t: f64,
-) -> (f64, f64) {
+/// (x, v) at t of m x'' + c x' + k x = f cos(omega t), underdamped, from (x0, v0).
+fn closed_form_sdof([m, c, k, f, omega]: [f64; 5], (x0, v0): (f64, f64), t: f64) -> (f64, f64) {
     // particular A cos wt + B sin wt; homogeneous e^{-s t}(C1 cos wd t + C2 sin wd t)
     let det = (k - m * omega * omega).powi(2) + (c * omega).powi(2);
     let a = f * (k - m * omega * omega) / det;
@@ -140,7 +132,7 @@ fn linear_sdof_matches_the_closed_form() {
         assert_eq!(traj.regimes, 1);
         let mut worst: f64 = 0.0;
         for (i, &t) in traj.t.iter().enumerate() {
-            let (x, v) = closed_form_sdof(1.0, c, k, f, omega, x0, v0, t);
+            let (x, v) = closed_form_sdof([1.0, c, k, f, omega], (x0, v0), t);
             worst = worst
                 .max((traj.x[i][0] - x).abs())
                 .max((traj.v[i][0] - v).abs());
