@@ -452,15 +452,18 @@ impl<'a> Basis<'a> {
         if self.lex_rows.len() < slack_count * k {
             self.lex_rows.resize(slack_count * k, 0.0);
         }
+        // Each tie with its slot in `lex_rows` (slack candidates in order).
+        let mut alive: Vec<(Leaving, usize)> = Vec::with_capacity(self.ties.len());
+        let mut rows = std::mem::take(&mut self.lex_rows);
         let mut slot = 0;
-        for c in 0..self.ties.len() {
-            if let Leaving::Slack(r) = self.ties[c] {
-                let mut row = std::mem::take(&mut self.lex_rows);
-                self.slack_row_times_h(r, &mut row[slot * k..(slot + 1) * k]);
-                self.lex_rows = row;
+        for &cand in &self.ties {
+            alive.push((cand, slot));
+            if let Leaving::Slack(r) = cand {
+                self.slack_row_times_h(r, &mut rows[slot * k..(slot + 1) * k]);
                 slot += 1;
             }
         }
+        self.lex_rows = rows;
         // Entry of B^-1 / t for candidate c at column col.
         let value = |this: &Self, cand: Leaving, slack_slot: usize, col: usize| -> f64 {
             match cand {
@@ -481,18 +484,6 @@ impl<'a> Basis<'a> {
                 }
             }
         };
-        // Slot of each tie (slack candidates are numbered in order).
-        let mut alive: Vec<(Leaving, usize)> = Vec::with_capacity(self.ties.len());
-        let mut s = 0;
-        for &c in &self.ties {
-            match c {
-                Leaving::Structural(_) => alive.push((c, 0)),
-                Leaving::Slack(_) => {
-                    alive.push((c, s));
-                    s += 1;
-                }
-            }
-        }
         for col in 0..n {
             if alive.len() == 1 {
                 break;
@@ -502,10 +493,14 @@ impl<'a> Basis<'a> {
                 best = best.min(value(self, c, sl, col));
             }
             let tol = 1e-11 * (1.0 + best.abs());
+            if !best.is_finite() {
+                // Only with non-finite entries: keep the ties as they are.
+                break;
+            }
             alive.retain(|&(c, sl)| value(self, c, sl, col) <= best + tol);
         }
-        // `alive` is never empty: the minimum itself always survives.
-        alive[0].0
+        // Never empty: a finite minimum always survives its own test.
+        alive.first().map_or(self.ties[0], |&(c, _)| c)
     }
 
     /// out = A_rS H (length k), A_rS = -(row r of [M, d] on the columns S).
