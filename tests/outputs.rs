@@ -60,12 +60,16 @@ fn alpha_case(name: &str, dt: f64, pivots: f64) -> (String, Result<CaseOutput, S
             Timing {
                 method: "newmark-lcp".into(),
                 wall_s: 0.0123,
+                cpu_s: 0.0121,
                 counters: vec![("steps".into(), 10_000.0), ("lcp_pivots".into(), pivots)],
+                stats: vec![("mean_active".into(), 0.198)],
             },
             Timing {
                 method: "event-driven".into(),
                 wall_s: 0.5,
+                cpu_s: 0.49,
                 counters: vec![("events".into(), 42.0)],
+                stats: vec![],
             },
         ],
     };

@@ -30,16 +30,24 @@ impl Scalar {
     }
 }
 
-/// Wall time and exact counters of one method run within a case.
+/// Wall time, CPU time and exact counters of one method run within a case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Timing {
     /// Method name (as in the spec, e.g. `newmark-lcp`).
     pub method: String,
     /// Wall-clock seconds of the method's run (excluding output writing).
     pub wall_s: f64,
+    /// CPU seconds of the thread that ran the method (see
+    /// [`crate::harness::clock`]): on a shared machine the robust measure,
+    /// since a case runs single-threaded on one rayon worker.
+    pub cpu_s: f64,
     /// Exact counters: `steps`, `newton_iterations`, `lcp_pivots`,
-    /// `lcp_iterations`, `factorizations`, `events`, ... (integers stored as f64).
+    /// `lcp_iterations`, `factorizations`, `events`, ... (integers stored as
+    /// f64): the history flags any change of them.
     pub counters: Vec<(String, f64)>,
+    /// Derived statistics that are not exact counts (e.g. `mean_active`):
+    /// written beside the counters, never compared exactly.
+    pub stats: Vec<(String, f64)>,
 }
 
 impl Timing {

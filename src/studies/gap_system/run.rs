@@ -1,10 +1,10 @@
 //! Running one gap-system case: every method of the case, the exact
 //! event-driven reference, and the case's scalars.
 
-use std::time::Instant;
 
 use crate::error::SolverError;
 use crate::harness::checks::{Metric, curve_metric};
+use crate::harness::clock::Stopwatch;
 use crate::harness::study::{CaseOutput, CaseTable, Scalar, Timing};
 use crate::harness::table::Table;
 use crate::integrators::event_driven::{self, EventDrivenOptions};
@@ -20,10 +20,17 @@ pub fn run_case(name: &str, cfg: &CaseConfig, progress: &indicatif::ProgressBar)
     let mut timings = Vec::new();
     let mut runs: Vec<(MethodConfig, Trajectory)> = Vec::new();
     for method in methods {
-        let start = Instant::now();
+        let watch = Stopwatch::start();
         let (traj, stats) = run_method(cfg, method, progress)?;
-        let wall_s = start.elapsed().as_secs_f64();
-        timings.push(Timing { method: method.label.clone(), wall_s, counters: counters(&stats, method) });
+        let (wall_s, cpu_s) = watch.elapsed();
+        let mean_active = if stats.steps > 0 { stats.active_sum as f64 / stats.steps as f64 } else { 0.0 };
+        timings.push(Timing {
+            method: method.label.clone(),
+            wall_s,
+            cpu_s,
+            counters: counters(&stats, method),
+            stats: vec![("mean_active".into(), mean_active)],
+        });
         runs.push((method.clone(), traj));
     }
     let measured = cfg.steady_state.map(|ss| ss.measure_periods * ss.steps_per_period);
@@ -116,7 +123,6 @@ fn counters(stats: &StepStats, method: &MethodConfig) -> Vec<(String, f64)> {
         (iterations_name.into(), stats.solver_iterations as f64),
         ("factorizations".into(), stats.factorizations as f64),
         ("max_active".into(), stats.max_active as f64),
-        ("mean_active".into(), if stats.steps > 0 { stats.active_sum as f64 / stats.steps as f64 } else { 0.0 }),
     ]
 }
 
@@ -153,7 +159,7 @@ fn exact_reference(cfg: &CaseConfig, primary: &Trajectory, timings: &mut Vec<Tim
     if let Some(s) = cfg.exact_samples_per_period {
         options.samples_per_period = s;
     }
-    let start = Instant::now();
+    let watch = Stopwatch::start();
     let (traj, doc, events, regimes) = match &cfg.steady_state {
         Some(ss) => {
             let orbit = event_driven::steady_state(&cfg.system, &cfg.x0, &cfg.v0, ss.settle_periods, &options)?;
@@ -179,11 +185,13 @@ fn exact_reference(cfg: &CaseConfig, primary: &Trajectory, timings: &mut Vec<Tim
             (ex, "exact event-driven solution: matrix exponential between switches, switching times by root finding", e, r)
         }
     };
-    let wall_s = start.elapsed().as_secs_f64();
+    let (wall_s, cpu_s) = watch.elapsed();
     timings.push(Timing {
         method: "event-driven".into(),
         wall_s,
+        cpu_s,
         counters: vec![("events".into(), events as f64), ("regimes".into(), regimes as f64)],
+        stats: vec![],
     });
     let table = trajectory_table(&Trajectory { t: traj.t, x: traj.x, v: traj.v, f: traj.f }, "exact", None);
     Ok(CaseTable { what: "exact".into(), doc: doc.into(), table })
