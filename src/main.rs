@@ -74,7 +74,9 @@ fn run(args: RunArgs) -> ExitCode {
         eprintln!("error: a study file or suite is required (e.g. experiments/all)");
         return ExitCode::from(2);
     };
-    let command = std::iter::once("cargo run --release --".to_string())
+    // The reproduce command names the profile this binary was built with.
+    let cargo = if cfg!(debug_assertions) { "cargo run --" } else { "cargo run --release --" };
+    let command = std::iter::once(cargo.to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");

@@ -78,6 +78,7 @@ fn bad_specs_exit_2_with_a_message_naming_file_key_and_value() {
         ("t_end = 2.0", "t_end = 2.005", &["study.integrator.t_end", "multiple of dt"]),
         ("[study.system]", "[study.sistem]", &["unknown field `sistem`"]),
         ("name = \"tiny\"", "name = \"Tiny Study\"", &["study.name", "Tiny Study", "lowercase"]),
+        ("name = \"tiny\"", "name = \"history\"", &["bad.toml", "study.name", "\"history\"", "performance history"]),
     ];
     for (replace, with, expected) in cases {
         let (dir, out) = bad_spec(replace, with);

@@ -231,6 +231,14 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
             "lowercase letters, digits and '-' only (it names the output directory)",
         ));
     }
+    if name == crate::harness::results::HISTORY_DIR {
+        return Err(key_err(
+            None,
+            "study.name",
+            Some(format!("\"{name}\"")),
+            "any name but \"history\": DIR/history/ holds the performance history",
+        ));
+    }
     let study = Some(name.as_str());
     let kind = match table.remove("kind") {
         Some(toml::Value::String(s)) => s,
