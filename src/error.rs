@@ -118,6 +118,15 @@ pub enum OutputError {
         #[source]
         source: std::io::Error,
     },
+    /// A file (e.g. the performance history) could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// A table, figure or document could not be produced.
     #[error("{}: {message}", path.display())]
     Format {

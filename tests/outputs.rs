@@ -87,8 +87,8 @@ fn figures() -> Vec<Figure> {
             x: Axis::linear("time t [s]"),
             y: Axis::linear("displacement x0 [m]"),
             series: vec![
-                Series::new("Newmark-LCP", &t, &x, Style::Line),
-                Series::new("exact (event-driven)", &t, &x, Style::Dashed),
+                Series::new("Newmark-LCP", &t, &x, Style::Line).grouped(0),
+                Series::new("exact (event-driven)", &t, &x, Style::Dashed).grouped(0),
             ],
             caption: "Regenerates Fig. 3 of the paper.".into(),
         },
@@ -297,15 +297,125 @@ fn every_contract_file_is_written_with_its_columns() {
 
     let timings = read(&out.join("timings.csv"));
     let lines: Vec<&str> = timings.lines().collect();
-    assert_eq!(lines[0], "study,case,method,wall_s,steps,lcp_pivots,events");
-    assert_eq!(lines[1], "alpha,dt-0.01,newmark-lcp,0.0123,10000,120,");
-    assert_eq!(lines[2], "alpha,dt-0.01,event-driven,0.5,,,42");
+    assert_eq!(
+        lines[0],
+        "study,case,method,wall_s,cpu_s,steps,lcp_pivots,events,mean_active,cpu_per_step_s,speedup"
+    );
+    let cells: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(
+        cells[..9],
+        [
+            "alpha",
+            "dt-0.01",
+            "newmark-lcp",
+            "0.0123",
+            "0.0121",
+            "10000",
+            "120",
+            "",
+            "0.198"
+        ]
+    );
+    assert_eq!(cells[9].parse::<f64>().unwrap(), 0.0121 / 10_000.0);
+    assert_eq!(cells[10], "1.0", "the primary method has speedup 1");
+    assert_eq!(lines[2], "alpha,dt-0.01,event-driven,0.5,0.49,,,42,,,");
     assert_eq!(lines.len(), 1 + 2 * 2 + 2, "failed case has no timing rows");
 
     let manifest: serde_json::Value =
         serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
     assert_eq!(manifest["commit"], "0123456789abcdef0123");
     assert_eq!(manifest["spec"]["studies"][1], "beta");
+}
+
+/// One case with three methods: the primary (1024 steps in 1.25 s of CPU),
+/// a variant 10 times faster per step (2048 steps in 0.25 s) and a
+/// reference without steps.
+fn speed_run() -> RunResult {
+    let timing = |method: &str, wall_s: f64, cpu_s: f64, steps: Option<f64>| Timing {
+        method: method.into(),
+        wall_s,
+        cpu_s,
+        counters: steps
+            .map(|n| ("steps".to_string(), n))
+            .into_iter()
+            .collect(),
+        stats: vec![("mean_active".into(), 2.5)],
+    };
+    let output = CaseOutput {
+        name: "one".into(),
+        series: series(0.1),
+        tables: Vec::new(),
+        scalars: Vec::new(),
+        timings: vec![
+            timing("dense-lemke", 3.0, 1.25, Some(1024.0)),
+            timing("sparse-newton", 0.75, 0.25, Some(2048.0)),
+            Timing {
+                stats: Vec::new(),
+                ..timing("event-driven", 0.1, 0.09, None)
+            },
+        ],
+    };
+    let study = StudyResult {
+        name: "speed".into(),
+        kind: "gap-system".into(),
+        description: String::new(),
+        file: PathBuf::from("experiments/speed.toml"),
+        cases: vec![("one".into(), Ok(output))],
+        summary: StudySummary::default(),
+        checks: Vec::new(),
+    };
+    RunResult {
+        suite: "speed".into(),
+        studies: vec![study],
+        manifest: manifest("feedface"),
+        record_history: true,
+    }
+}
+
+#[test]
+fn cpu_time_per_step_and_speedup_against_the_first_method() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path(), &speed_run()).unwrap();
+    let timings = read(&dir.path().join("timings.csv"));
+    let lines: Vec<&str> = timings.lines().collect();
+    assert_eq!(
+        lines[0],
+        "study,case,method,wall_s,cpu_s,steps,mean_active,cpu_per_step_s,speedup"
+    );
+    let row = |i: usize| -> Vec<&str> { lines[i].split(',').collect() };
+    assert_eq!(row(1)[7].parse::<f64>().unwrap(), 1.25 / 1024.0);
+    assert_eq!(row(1)[8], "1.0");
+    assert_eq!(row(2)[7].parse::<f64>().unwrap(), 0.25 / 2048.0);
+    assert_eq!(row(2)[8], "10.0", "10 times faster per step");
+    assert_eq!(
+        lines[3], "speed,one,event-driven,0.1,0.09,,,,",
+        "no steps: no per-step time, no speedup"
+    );
+    let readme = read(&dir.path().join("speed/README.md"));
+    for column in lines[0].split(',') {
+        assert!(
+            readme.contains(&format!("| `{column}` |")),
+            "timings column {column} undocumented in the study README"
+        );
+    }
+
+    let report = dir.path().join("report");
+    let history = history::append(&history::path(dir.path()), &speed_run()).unwrap();
+    write_report(&report, &speed_run(), &history).unwrap();
+    let html = read(&report.join("index.html"));
+    for th in [
+        "wall time",
+        "CPU time",
+        "CPU per step",
+        "speedup",
+        "steps",
+        "mean_active",
+    ] {
+        assert!(html.contains(&format!("<th>{th}</th>")), "no column {th}");
+    }
+    assert!(html.contains(">10×</td>") && html.contains(">1×</td>"));
+    assert!(html.contains("1.221 ms"), "CPU per step of the primary");
+    assert!(html.contains("2.5"), "the stat is shown");
 }
 
 #[test]
@@ -367,6 +477,53 @@ fn reruns_give_byte_identical_csvs_and_parquet() {
         fs::read(a.path().join("manifest.json")).unwrap(),
         fs::read(b.path().join("manifest.json")).unwrap()
     );
+}
+
+/// Everything but the timings and the manifest is independent of how long
+/// the methods took and of when the run happened.
+#[test]
+fn reruns_with_other_times_differ_only_in_timings_and_manifest() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_run(a.path(), &standard_run()).unwrap();
+    let mut slow = standard_run();
+    slow.manifest.date = "2026-12-02T23:59:59Z".into();
+    for study in &mut slow.studies {
+        for (_, case) in &mut study.cases {
+            if let Ok(output) = case {
+                for t in &mut output.timings {
+                    t.wall_s *= 3.0;
+                    t.cpu_s *= 1.1;
+                }
+            }
+        }
+    }
+    write_run(b.path(), &slow).unwrap();
+    let mut files = files_with_ext(a.path(), "csv");
+    files.extend(files_with_ext(a.path(), "parquet"));
+    files.extend(files_with_ext(a.path(), "md"));
+    let mut compared = 0;
+    for file in files {
+        let relative = file.strip_prefix(a.path()).unwrap();
+        let name = relative.to_string_lossy();
+        if name.starts_with("timings.") {
+            continue;
+        }
+        assert_eq!(
+            fs::read(&file).unwrap(),
+            fs::read(b.path().join(relative)).unwrap(),
+            "{name} depends on the measured times"
+        );
+        compared += 1;
+    }
+    // CSV and Parquet: 6 of alpha, 3 of beta, checks; and two READMEs.
+    assert_eq!(compared, 2 * (6 + 3 + 1) + 2, "csv + parquet + READMEs");
+    for f in ["timings.csv", "manifest.json"] {
+        assert_ne!(
+            fs::read(a.path().join(f)).unwrap(),
+            fs::read(b.path().join(f)).unwrap(),
+            "{f} should record the new times"
+        );
+    }
 }
 
 #[test]
@@ -488,9 +645,22 @@ fn the_report_shows_failures_figures_timings_and_history() {
     }
     assert!(html.contains("Regenerates Fig. 3 of the paper."));
 
-    // Timings with per-step time and counters.
-    assert!(html.contains("<th>per step</th>") && html.contains("<th>lcp_pivots</th>"));
-    assert!(html.contains("1.23 µs"), "12.3 ms / 10000 steps");
+    // Timings with wall and CPU time, CPU per step, speedup, counters, stats.
+    for th in [
+        "wall time",
+        "CPU time",
+        "CPU per step",
+        "speedup",
+        "lcp_pivots",
+        "mean_active",
+    ] {
+        assert!(html.contains(&format!("<th>{th}</th>")), "no column {th}");
+    }
+    assert!(html.contains("1.21 µs"), "12.1 ms of CPU / 10000 steps");
+    assert!(html.contains(">0.198</td>"), "the stat is shown");
+    // The performance history plots CPU time.
+    let history_svg = read(&report.join("figures/history/alpha.svg"));
+    assert!(history_svg.contains("CPU time over commits"));
 
     // Performance history: the changed pivot count is flagged.
     assert!(html.contains("History of alpha"));
@@ -534,9 +704,15 @@ fn history_appends_only_recorded_runs_and_flags_changes() {
     let h = history::append(&path, &run(&[("dt-0.01", 0.01)], 125.0, "c2")).unwrap();
     assert_eq!(h, history::load(&path).unwrap());
     assert_eq!(h.commits(), vec!["c1", "c2"]);
-    // Per run and case: newmark-lcp wall_s, steps, lcp_pivots; event-driven
-    // wall_s, events. Cases: alpha dt-0.01 and beta k-1 (k-2 failed).
-    assert_eq!(h.rows.len(), 2 * (5 + 5));
+    // Per run and case: newmark-lcp wall_s, cpu_s, steps, lcp_pivots;
+    // event-driven wall_s, cpu_s, events; never the stats. Cases: alpha
+    // dt-0.01 and beta k-1 (k-2 failed).
+    assert_eq!(h.rows.len(), 2 * (7 + 7));
+    assert!(
+        h.rows.iter().all(|r| r.metric != "mean_active"),
+        "a stat was recorded"
+    );
+    assert_eq!(h.rows.iter().filter(|r| r.metric == "cpu_s").count(), 2 * 4);
     assert_eq!(
         read(&path).lines().next(),
         Some("commit,date,host,suite,study,case,method,metric,value")
@@ -552,11 +728,16 @@ fn history_appends_only_recorded_runs_and_flags_changes() {
         .find(|f| f.study == "alpha" && f.metric == "steps")
         .unwrap();
     assert_eq!(steps.verdict, Verdict::Unchanged);
+    let cpu = flags
+        .iter()
+        .find(|f| f.study == "alpha" && f.metric == "cpu_s")
+        .unwrap();
+    assert_eq!(cpu.verdict, Verdict::WithinNoise);
     let wall = flags
         .iter()
         .find(|f| f.study == "alpha" && f.metric == "wall_s")
         .unwrap();
-    assert_eq!(wall.verdict, Verdict::WithinNoise);
+    assert_eq!(wall.verdict, Verdict::Informational, "cpu_s is judged");
 }
 
 #[test]
@@ -578,6 +759,11 @@ fn figures_render_with_log_axes_dashes_markers_and_bad_values() {
     assert!(log.contains("10⁻⁵"), "log ticks are powers of ten");
     assert!(log.contains("<circle"), "markers drawn");
     let lin = read(&dir.path().join("response.svg"));
+    // A method and its reference share one colour group.
+    assert!(
+        lin.contains("#0072B2") && !lin.contains("#D55E00"),
+        "grouped series differ in colour"
+    );
     let dashes = lin.matches("<polyline").count();
     assert!(
         dashes > 10,

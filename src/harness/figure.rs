@@ -22,11 +22,17 @@ pub struct Axis {
 impl Axis {
     /// A linear axis.
     pub fn linear(label: impl Into<String>) -> Self {
-        Self { label: label.into(), scale: Scale::Linear }
+        Self {
+            label: label.into(),
+            scale: Scale::Linear,
+        }
     }
     /// A logarithmic axis.
     pub fn log(label: impl Into<String>) -> Self {
-        Self { label: label.into(), scale: Scale::Log }
+        Self {
+            label: label.into(),
+            scale: Scale::Log,
+        }
     }
 }
 
@@ -50,8 +56,13 @@ pub struct Series {
     pub label: String,
     /// The points (x, y).
     pub points: Vec<(f64, f64)>,
-    /// Drawing style; colours are assigned by the renderer in series order.
+    /// Drawing style.
     pub style: Style,
+    /// Colour group. Series with the same group are drawn in the same colour
+    /// (e.g. a method solid and its reference dashed); the groups take the
+    /// palette's colours in order of first appearance, and series without a
+    /// group take the next colour each, in series order.
+    pub group: Option<usize>,
 }
 
 impl Series {
@@ -61,6 +72,15 @@ impl Series {
             label: label.into(),
             points: x.iter().copied().zip(y.iter().copied()).collect(),
             style,
+            group: None,
+        }
+    }
+
+    /// The same series in colour group `g` (see [`Series::group`]).
+    pub fn grouped(self, g: usize) -> Self {
+        Self {
+            group: Some(g),
+            ..self
         }
     }
 }

@@ -1,20 +1,32 @@
 //! Performance history over commits: `<out>/history/history.csv` (committed
 //! to git), one row per timing value of every case of every recorded run:
 //! `commit,date,host,suite,study,case,method,metric,value`, where `metric` is
-//! `wall_s` or a counter name. The commit is `git rev-parse HEAD`, with
-//! `+dirty` appended when the work tree had uncommitted changes.
+//! `wall_s` (wall-clock seconds), `cpu_s` (CPU seconds of the thread that
+//! ran the method; absent when the thread clock was unavailable, and in rows
+//! written before it was measured) or a counter name. The `stats` of a
+//! timing (derived floats such as `mean_active`) are not recorded: they are
+//! not exact counts, and they are no measure of speed. The commit is
+//! `git rev-parse HEAD`, with `+dirty` appended when the work tree had
+//! uncommitted changes.
 //!
 //! [`compare_latest`] compares, for each (study, case, method, metric), the
 //! value at the latest commit with the previous commits. Commits are ordered
 //! by first appearance in the file; a commit's value is its most recent row.
 //! - Counters are exact: any change from the previous commit is `Changed`.
-//! - Wall times are noisy: with m = median and MAD = median |v - m| of the
+//! - Times are noisy: with m = median and MAD = median |v - m| of the
 //!   previous (up to) 5 commits, the latest is `Slower` when it exceeds m by
 //!   more than max(20 % m, 3 sigma), sigma = 1.4826 MAD (the MAD estimate of
 //!   a normal standard deviation; Rousseeuw & Croux, JASA 88 (1993) 1273),
 //!   `Faster` when below m by as much, else `WithinNoise`. Only rows measured
-//!   on the same host as the latest row are compared: wall times of other
+//!   on the same host as the latest row are compared: times of other
 //!   machines say nothing.
+//! - The slowdown is judged on `cpu_s`, which stays put on a loaded shared
+//!   machine where wall time stretches 2-3x. A `wall_s` whose benchmark has
+//!   a compared `cpu_s` at the same latest commit (same host, at least one
+//!   earlier commit) is `Informational`: its change is shown, never flagged.
+//!   Where there is no such `cpu_s` (rows written before CPU time was
+//!   measured, or the first commit that has it), `wall_s` is judged as
+//!   above, so old histories keep their slowdown detection.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Cursor;
@@ -59,16 +71,37 @@ pub struct HistoryRow {
     pub case: String,
     /// Method name.
     pub method: String,
-    /// `wall_s` or a counter name.
+    /// `wall_s`, `cpu_s` or a counter name.
     pub metric: String,
-    /// The value (seconds for `wall_s`, a count otherwise).
+    /// The value (seconds for `wall_s` and `cpu_s`, a count otherwise).
     pub value: f64,
 }
 
+/// The metric name of wall-clock seconds.
+pub const WALL: &str = "wall_s";
+/// The metric name of thread CPU seconds.
+pub const CPU: &str = "cpu_s";
+
+/// Whether `metric` is a time (noisy, compared against a median) rather than
+/// an exact counter.
+pub fn is_time_metric(metric: &str) -> bool {
+    metric == WALL || metric == CPU
+}
+
 impl HistoryRow {
-    /// Whether the metric is a wall time (noisy) rather than an exact counter.
+    /// Whether the metric is the wall time.
     pub fn is_wall_time(&self) -> bool {
-        self.metric == "wall_s"
+        self.metric == WALL
+    }
+
+    /// Whether the metric is the thread CPU time.
+    pub fn is_cpu_time(&self) -> bool {
+        self.metric == CPU
+    }
+
+    /// Whether the metric is a time (wall or CPU) rather than a counter.
+    pub fn is_time(&self) -> bool {
+        is_time_metric(&self.metric)
     }
 }
 
@@ -127,7 +160,12 @@ pub fn load(path: &Path) -> Result<History, OutputError> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(History::default()),
-        Err(e) => return Err(format_error(path, format!("cannot read: {e}"))),
+        Err(source) => {
+            return Err(OutputError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(History::default());
@@ -208,7 +246,7 @@ pub fn commit_label(commit: &str, dirty: bool) -> String {
 }
 
 /// The rows a run contributes: per study, per successful case, per method,
-/// `wall_s` then every counter.
+/// `wall_s`, `cpu_s` (when finite) and every counter; never the stats.
 pub fn run_rows(run: &RunResult) -> Vec<HistoryRow> {
     let m = &run.manifest;
     let commit = commit_label(&m.commit, m.dirty);
@@ -217,7 +255,9 @@ pub fn run_rows(run: &RunResult) -> Vec<HistoryRow> {
         for (case, result) in &study.cases {
             let Ok(output) = result else { continue };
             for timing in &output.timings {
-                let metrics = std::iter::once(("wall_s", timing.wall_s))
+                let cpu = timing.cpu_s.is_finite().then_some((CPU, timing.cpu_s));
+                let metrics = std::iter::once((WALL, timing.wall_s))
+                    .chain(cpu)
                     .chain(timing.counters.iter().map(|(n, v)| (n.as_str(), *v)));
                 for (metric, value) in metrics {
                     rows.push(HistoryRow {
@@ -284,12 +324,15 @@ pub enum Verdict {
     Unchanged,
     /// A counter that differs from the previous commit's (flag).
     Changed,
-    /// A wall time slower than the baseline beyond noise (flag).
+    /// A time slower than the baseline beyond noise (flag).
     Slower,
-    /// A wall time faster than the baseline beyond noise.
+    /// A time faster than the baseline beyond noise.
     Faster,
-    /// A wall time within noise of the baseline.
+    /// A time within noise of the baseline.
     WithinNoise,
+    /// A wall time shown for information: the CPU time of the same
+    /// benchmark is the one judged.
+    Informational,
 }
 
 impl Verdict {
@@ -307,6 +350,7 @@ impl Verdict {
             Verdict::Slower => "slower",
             Verdict::Faster => "faster",
             Verdict::WithinNoise => "within noise",
+            Verdict::Informational => "not judged (cpu_s is)",
         }
     }
 }
@@ -320,7 +364,7 @@ pub struct HistoryFlag {
     pub case: String,
     /// Method name.
     pub method: String,
-    /// `wall_s` or a counter name.
+    /// `wall_s`, `cpu_s` or a counter name.
     pub metric: String,
     /// Host of the latest row.
     pub host: String,
@@ -328,13 +372,13 @@ pub struct HistoryFlag {
     pub latest_commit: String,
     /// Its value there.
     pub latest: f64,
-    /// The commit before it that has this benchmark (same host for wall times).
+    /// The commit before it that has this benchmark (same host for times).
     pub previous_commit: Option<String>,
     /// Its value there.
     pub previous: Option<f64>,
-    /// Wall times: median of the previous up to 5 commits.
+    /// Times: median of the previous up to 5 commits.
     pub baseline: Option<f64>,
-    /// Wall times: the allowed deviation max(20 % baseline, 3 sigma).
+    /// Times: the allowed deviation max(20 % baseline, 3 sigma).
     pub threshold: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
@@ -355,8 +399,8 @@ fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// The wall-time verdict of `latest` against earlier per-commit values
-/// (oldest first): baseline median, threshold and verdict.
+/// The time verdict of `latest` against earlier per-commit values (oldest
+/// first): baseline median, threshold and verdict.
 pub fn wall_time_verdict(latest: f64, earlier: &[f64]) -> (f64, f64, Verdict) {
     let window = &earlier[earlier.len().saturating_sub(BASELINE_COMMITS)..];
     let m = median(window);
@@ -417,7 +461,7 @@ pub fn compare_latest(history: &History) -> Vec<HistoryFlag> {
         let Some(&(_, last)) = series.last() else {
             continue;
         };
-        if last.is_wall_time() {
+        if last.is_time() {
             // The latest row stays the latest of its commit among its host's rows.
             let same_host: Vec<&HistoryRow> = rows
                 .iter()
@@ -443,7 +487,7 @@ pub fn compare_latest(history: &History) -> Vec<HistoryFlag> {
             verdict: Verdict::New,
         };
         if let Some(prev) = previous {
-            if last.is_wall_time() {
+            if last.is_time() {
                 let values: Vec<f64> = earlier.iter().map(|(_, r)| r.value).collect();
                 let (m, threshold, verdict) = wall_time_verdict(last.value, &values);
                 flag.baseline = Some(m);
@@ -460,6 +504,39 @@ pub fn compare_latest(history: &History) -> Vec<HistoryFlag> {
             }
         }
         flags.push(flag);
+    }
+    // A wall time whose CPU time is judged at the same commit is shown only.
+    let judged_cpu: HashSet<(&str, &str, &str, &str, &str)> = flags
+        .iter()
+        .filter(|f| f.metric == CPU && f.verdict != Verdict::New)
+        .map(|f| {
+            (
+                f.study.as_str(),
+                f.case.as_str(),
+                f.method.as_str(),
+                f.host.as_str(),
+                f.latest_commit.as_str(),
+            )
+        })
+        .collect();
+    let informational: Vec<bool> = flags
+        .iter()
+        .map(|f| {
+            f.metric == WALL
+                && f.verdict != Verdict::New
+                && judged_cpu.contains(&(
+                    f.study.as_str(),
+                    f.case.as_str(),
+                    f.method.as_str(),
+                    f.host.as_str(),
+                    f.latest_commit.as_str(),
+                ))
+        })
+        .collect();
+    for (flag, info) in flags.iter_mut().zip(informational) {
+        if info {
+            flag.verdict = Verdict::Informational;
+        }
     }
     flags
 }
@@ -598,6 +675,64 @@ mod tests {
             .collect();
         assert_eq!(slower, vec!["k7"]);
         assert_eq!(flags[0].previous_commit.as_deref(), Some("c298"));
+    }
+
+    /// Five commits on a quiet machine, then a loaded one.
+    fn timed_history(latest_wall: f64, latest_cpu: f64) -> History {
+        let mut rows = Vec::new();
+        for i in 0..5 {
+            rows.push(row(&format!("c{i}"), "h", WALL, 1.0 + 0.01 * i as f64));
+            rows.push(row(&format!("c{i}"), "h", CPU, 0.9 + 0.01 * i as f64));
+        }
+        rows.push(row("c5", "h", WALL, latest_wall));
+        rows.push(row("c5", "h", CPU, latest_cpu));
+        History { rows }
+    }
+
+    fn verdict_of(flags: &[HistoryFlag], metric: &str) -> Verdict {
+        flags
+            .iter()
+            .find(|f| f.metric == metric)
+            .map(|f| f.verdict)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_loaded_machine_stretching_wall_time_is_not_a_slowdown() {
+        let flags = compare_latest(&timed_history(3.0, 0.93));
+        assert_eq!(verdict_of(&flags, CPU), Verdict::WithinNoise);
+        assert_eq!(verdict_of(&flags, WALL), Verdict::Informational);
+        assert!(flags.iter().all(|f| !f.verdict.is_flag()));
+        let wall = flags.iter().find(|f| f.metric == WALL).unwrap();
+        assert!(
+            wall.baseline.is_some(),
+            "the wall-time change is still shown"
+        );
+    }
+
+    #[test]
+    fn a_cpu_time_slowdown_is_flagged() {
+        let flags = compare_latest(&timed_history(1.02, 1.5));
+        assert_eq!(verdict_of(&flags, CPU), Verdict::Slower);
+        assert_eq!(verdict_of(&flags, WALL), Verdict::Informational);
+    }
+
+    #[test]
+    fn old_rows_without_cpu_time_fall_back_to_wall_time() {
+        let mut history = wall_history(&[1.0, 1.02, 0.98, 1.01, 0.99, 1.5]);
+        history.rows.push(row("c5", "h", CPU, 1.4));
+        let flags = compare_latest(&history);
+        assert_eq!(verdict_of(&flags, CPU), Verdict::New);
+        assert_eq!(verdict_of(&flags, WALL), Verdict::Slower);
+    }
+
+    #[test]
+    fn a_read_error_is_a_read_error() {
+        let dir = tempfile::tempdir().unwrap();
+        // A directory where the file should be cannot be read as one.
+        let err = load(dir.path()).unwrap_err();
+        assert!(matches!(err, OutputError::Read { .. }), "{err:?}");
+        assert!(err.to_string().contains("cannot read"), "{err}");
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //!   rendering needs no system fonts.
 //! - Colours follow the Okabe-Ito palette (Okabe & Ito, "Color Universal
 //!   Design", 2008), distinguishable with the common colour-vision
-//!   deficiencies; markers cycle through four shapes as well.
+//!   deficiencies; markers cycle through four shapes as well. Series of the
+//!   same colour group ([`Series::group`](crate::harness::figure::Series))
+//!   share colour and shape (a method solid, its reference dashed); every
+//!   other series takes the next colour in order.
 //! - Non-finite points, and non-positive ones on a log axis, are dropped; a
 //!   dropped point breaks the line.
 //! - Log axes ([`LogAxis`]) label powers of ten as 10^k, with 1-2-5 ticks
@@ -172,12 +175,38 @@ fn drawable(scale: Scale, v: f64) -> bool {
     v.is_finite() && (scale == Scale::Linear || v > 0.0)
 }
 
-fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
+/// The colour slot of each series: every series without a group takes the
+/// next slot, every group the next slot at its first series (its later
+/// series reuse it). Without groups, slot = series index.
+fn colour_slots(figure: &Figure) -> Vec<usize> {
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut next = 0;
     figure
         .series
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
+        .map(|s| {
+            if let Some(g) = s.group
+                && let Some(&(_, slot)) = groups.iter().find(|(k, _)| *k == g)
+            {
+                return slot;
+            }
+            let slot = next;
+            next += 1;
+            if let Some(g) = s.group {
+                groups.push((g, slot));
+            }
+            slot
+        })
+        .collect()
+}
+
+fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
+    let slots = colour_slots(figure);
+    figure
+        .series
+        .iter()
+        .zip(slots)
+        .map(|(s, i)| {
             let mut segments = Vec::new();
             let mut current = Vec::new();
             for &(x, y) in &s.points {
@@ -195,7 +224,8 @@ fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
                 style: s.style,
                 color: PALETTE[i % PALETTE.len()],
                 // Shapes shift by one per colour cycle: colour and shape
-                // repeat together only after 32 series.
+                // repeat together only after 32 slots. A group shares its
+                // colour and its marker shape.
                 shape: (i + i / PALETTE.len()) % 4,
                 segments,
             }
@@ -512,6 +542,40 @@ mod tests {
         };
         let svg = render_svg_string(&bad).unwrap();
         assert!(svg.contains("all bad (no drawable data)"));
+    }
+
+    #[test]
+    fn a_group_shares_one_colour_and_other_series_cycle_on() {
+        let x = [0.0, 1.0];
+        let figure = Figure {
+            name: "g".into(),
+            title: "Groups".into(),
+            x: Axis::linear("x [m]"),
+            y: Axis::linear("y [m]"),
+            series: vec![
+                Series::new("a", &x, &x, Style::Line).grouped(7),
+                Series::new("b", &x, &x, Style::Line),
+                Series::new("a (reference)", &x, &x, Style::Dashed).grouped(7),
+                Series::new("c", &x, &x, Style::Line).grouped(3),
+                Series::new("d", &x, &x, Style::Line),
+            ],
+            caption: String::new(),
+        };
+        assert_eq!(colour_slots(&figure), vec![0, 1, 0, 2, 3]);
+        let prepared = prepare(&figure);
+        assert_eq!(prepared[0].color, prepared[2].color);
+        assert_eq!(prepared[0].shape, prepared[2].shape);
+        assert_eq!(prepared[3].color, PALETTE[2]);
+        assert_eq!(prepared[4].color, PALETTE[3]);
+        // Without groups, colours follow the series index as before.
+        let plain = Figure {
+            series: (0..10)
+                .map(|i| Series::new(format!("s{i}"), &x, &x, Style::Line))
+                .collect(),
+            ..figure
+        };
+        assert_eq!(colour_slots(&plain), (0..10).collect::<Vec<_>>());
+        assert_eq!(prepare(&plain)[9].color, PALETTE[1]);
     }
 
     #[test]

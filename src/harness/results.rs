@@ -12,9 +12,21 @@
 //!   every CSV with its meaning and unit, and the error of each failed case;
 //! - `DIR/checks.csv`: `study,case,check,value,tolerance,passed`, then the
 //!   added columns `metric,reference,detail`;
-//! - `DIR/timings.csv`: `study,case,method,wall_s`, then the union of the
-//!   counter names in first-appearance order (empty where a method has no
-//!   such counter; integer-valued counters are written as integers);
+//! - `DIR/timings.csv`: one row per method run of every successful case:
+//!   `study,case,method,wall_s` (fixed), then `cpu_s` (CPU seconds of the
+//!   thread that ran the method, `harness::clock`: the robust measure on a
+//!   loaded machine), then the union of the counter names in
+//!   first-appearance order (exact counts; integer-valued counters are
+//!   written as integers), then the union of the stat names (derived floats
+//!   such as `mean_active`, not exact counts), then two derived columns:
+//!   `cpu_per_step_s` = `cpu_s / steps` ([`cpu_per_step`]; empty when the
+//!   method has no `steps` counter) and `speedup` = `cpu_per_step_s` of the
+//!   case's first method row that has `steps` (the primary method) divided
+//!   by this row's ([`speedups`]: 1 for the primary, 1000 for a variant 1000
+//!   times faster per step; empty where undefined). A cell is empty where a
+//!   method has no such counter or stat. A counter or stat named like a
+//!   fixed or derived column, or both a counter and a stat, is an error;
+//!   every study README lists the timings columns of its rows;
 //! - `DIR/manifest.json`: the [`Manifest`](crate::harness::outcome::Manifest).
 //!
 //! Every CSV has a Parquet copy beside it (same stem, `.parquet`). Tables go
@@ -37,7 +49,7 @@ use polars::prelude::{self as pl, ParquetWriter, SerWriter};
 use crate::error::OutputError;
 use crate::harness::atomic::{self, StagedDir};
 use crate::harness::outcome::{RunResult, StudyResult};
-use crate::harness::study::{CaseOutput, Scalar};
+use crate::harness::study::{CaseOutput, Scalar, Timing};
 use crate::harness::table::Table;
 
 /// File stems of a study directory that no case output may use.
@@ -220,11 +232,13 @@ pub fn write_run(out: &Path, run: &RunResult) -> Result<(), OutputError> {
             ));
         }
     }
+    // Validated before anything is written: a name clash leaves no files.
+    let timings = timings_columns(&out.join("timings.csv"), run)?;
     for study in &run.studies {
         write_study(&out.join(&study.name), study)?;
     }
     write_table_files(out, "checks", checks_columns(run), WriteMode::Atomic)?;
-    write_table_files(out, "timings", timings_columns(run), WriteMode::Atomic)?;
+    write_table_files(out, "timings", timings, WriteMode::Atomic)?;
     let manifest_path = out.join("manifest.json");
     let mut json =
         serde_json::to_string_pretty(&run.manifest).map_err(|e| format_error(&manifest_path, e))?;
@@ -373,16 +387,53 @@ fn checks_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
     ]
 }
 
-/// One row of timings.csv: study, case and the method's timing.
-type TimingRow<'a> = (&'a str, &'a str, &'a crate::harness::study::Timing);
+/// The fixed columns of timings.csv before the counters.
+pub const TIMING_FIXED: [&str; 5] = ["study", "case", "method", "wall_s", "cpu_s"];
+/// The derived columns of timings.csv after the counters and stats.
+pub const TIMING_DERIVED: [&str; 2] = ["cpu_per_step_s", "speedup"];
+
+/// CPU seconds per time step, `cpu_s / steps`: `None` when the method has no
+/// `steps` counter, or it is not positive, or the CPU time is not finite.
+pub fn cpu_per_step(t: &Timing) -> Option<f64> {
+    let steps = t.counter("steps")?;
+    (steps > 0.0 && t.cpu_s.is_finite()).then(|| t.cpu_s / steps)
+}
+
+/// The speedup of each timing of one case: the CPU time per step of the
+/// case's first timing that has a `steps` counter (the primary method)
+/// divided by this timing's. The primary has 1, a variant 1000 times faster
+/// per step has 1000. `None` where either per-step time is undefined or
+/// this one is zero.
+pub fn speedups(timings: &[Timing]) -> Vec<Option<f64>> {
+    let reference = timings
+        .iter()
+        .find(|t| t.counter("steps").is_some())
+        .and_then(cpu_per_step);
+    timings
+        .iter()
+        .map(|t| match (reference, cpu_per_step(t)) {
+            (Some(r), Some(c)) if c > 0.0 => Some(r / c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The stat `name` of `t`.
+pub fn stat(t: &Timing, name: &str) -> Option<f64> {
+    t.stats.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+}
+
+/// One row of timings.csv: study, case, the method's timing, its speedup.
+type TimingRow<'a> = (&'a str, &'a str, &'a Timing, Option<f64>);
 
 fn timing_rows(run: &RunResult) -> Vec<TimingRow<'_>> {
     let mut rows = Vec::new();
     for study in &run.studies {
         for (case, result) in &study.cases {
             if let Ok(output) = result {
-                for timing in &output.timings {
-                    rows.push((study.name.as_str(), case.as_str(), timing));
+                let speedups = speedups(&output.timings);
+                for (timing, speedup) in output.timings.iter().zip(speedups) {
+                    rows.push((study.name.as_str(), case.as_str(), timing, speedup));
                 }
             }
         }
@@ -390,41 +441,75 @@ fn timing_rows(run: &RunResult) -> Vec<TimingRow<'_>> {
     rows
 }
 
-fn timings_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
-    let rows = timing_rows(run);
-    let mut counters: Vec<&str> = Vec::new();
-    for (_, _, timing) in &rows {
-        for (name, _) in &timing.counters {
-            if !counters.contains(&name.as_str())
-                && !["study", "case", "method", "wall_s"].contains(&name.as_str())
-            {
-                counters.push(name);
+/// Counter names, then stat names, of `timings` in first-appearance order.
+/// A name that is a fixed or derived column of timings.csv, or both a
+/// counter and a stat, is an error (it would hide a column).
+pub fn timing_names<'a>(
+    path: &Path,
+    timings: impl Iterator<Item = &'a Timing> + Clone,
+) -> Result<(Vec<&'a str>, Vec<&'a str>), OutputError> {
+    let union = |pick: fn(&'a Timing) -> &'a [(String, f64)]| {
+        let mut names: Vec<&'a str> = Vec::new();
+        for t in timings.clone() {
+            for (name, _) in pick(t) {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
             }
         }
+        names
+    };
+    let counters = union(|t| &t.counters);
+    let stats = union(|t| &t.stats);
+    let reserved = TIMING_FIXED.iter().chain(&TIMING_DERIVED);
+    for name in counters.iter().chain(&stats) {
+        if reserved.clone().any(|r| r == name) {
+            return Err(format_error(
+                path,
+                format!(
+                    "a counter or stat is called `{name}`, which is a fixed column of timings.csv"
+                ),
+            ));
+        }
     }
+    if let Some(both) = stats.iter().find(|s| counters.contains(s)) {
+        return Err(format_error(
+            path,
+            format!("`{both}` is both a counter and a stat of a timing"),
+        ));
+    }
+    Ok((counters, stats))
+}
+
+fn timings_columns(path: &Path, run: &RunResult) -> Result<Vec<(String, CellColumn)>, OutputError> {
+    let rows = timing_rows(run);
+    let (counters, stats) = timing_names(path, rows.iter().map(|r| r.2))?;
+    let text = |f: &dyn Fn(&TimingRow) -> String| CellColumn::Text(rows.iter().map(f).collect());
+    let float = |f: &dyn Fn(&TimingRow) -> f64| CellColumn::Float(rows.iter().map(f).collect());
     let mut columns = vec![
-        (
-            "study".to_string(),
-            CellColumn::Text(rows.iter().map(|r| r.0.to_string()).collect()),
-        ),
-        (
-            "case".to_string(),
-            CellColumn::Text(rows.iter().map(|r| r.1.to_string()).collect()),
-        ),
-        (
-            "method".to_string(),
-            CellColumn::Text(rows.iter().map(|r| r.2.method.clone()).collect()),
-        ),
-        (
-            "wall_s".to_string(),
-            CellColumn::Float(rows.iter().map(|r| r.2.wall_s).collect()),
-        ),
+        ("study".to_string(), text(&|r| r.0.to_string())),
+        ("case".to_string(), text(&|r| r.1.to_string())),
+        ("method".to_string(), text(&|r| r.2.method.clone())),
+        ("wall_s".to_string(), float(&|r| r.2.wall_s)),
+        ("cpu_s".to_string(), float(&|r| r.2.cpu_s)),
     ];
     for name in counters {
         let values = rows.iter().map(|r| r.2.counter(name)).collect();
         columns.push((name.to_string(), CellColumn::counters(values)));
     }
-    columns
+    for name in stats {
+        let values = rows.iter().map(|r| stat(r.2, name)).collect();
+        columns.push((name.to_string(), CellColumn::OptFloat(values)));
+    }
+    columns.push((
+        "cpu_per_step_s".to_string(),
+        CellColumn::OptFloat(rows.iter().map(|r| cpu_per_step(r.2)).collect()),
+    ));
+    columns.push((
+        "speedup".to_string(),
+        CellColumn::OptFloat(rows.iter().map(|r| r.3).collect()),
+    ));
+    Ok(columns)
 }
 
 /// Text for a doc that a study kind left empty: visible, not silent.
@@ -558,6 +643,8 @@ fn study_readme(study: &StudyResult) -> String {
         }
     }
 
+    timings_readme(&mut md, study);
+
     let failed: Vec<_> = study
         .cases
         .iter()
@@ -571,6 +658,109 @@ fn study_readme(study: &StudyResult) -> String {
         md.push('\n');
     }
     md
+}
+
+/// Meanings of the counters and stats that the study kinds write; a name
+/// not listed here is documented generically.
+const TIMING_DOCS: [(&str, &str); 10] = [
+    ("steps", "time steps taken [-]"),
+    (
+        "newton_iterations",
+        "Newton iterations, summed over the steps [-]",
+    ),
+    (
+        "lcp_pivots",
+        "LCP pivots (Lemke), summed over the steps [-]",
+    ),
+    (
+        "lcp_iterations",
+        "LCP solver iterations (sweeps for PGS, Newton iterations for the semi-smooth solvers), summed over the steps [-]",
+    ),
+    (
+        "factorizations",
+        "matrix factorizations or inversions done [-]",
+    ),
+    (
+        "max_active",
+        "largest number of active gap springs at the end of a step [-]",
+    ),
+    (
+        "events",
+        "spring switches located (one per spring that engaged or released) [-]",
+    ),
+    ("regimes", "distinct active sets met [-]"),
+    (
+        "mean_active",
+        "mean number of active gap springs per step (derived, not an exact count) [-]",
+    ),
+    ("active_sum", "active gap springs summed over the steps [-]"),
+];
+
+fn timing_doc(name: &str, counter: bool) -> String {
+    match TIMING_DOCS.iter().find(|(n, _)| *n == name) {
+        Some((_, doc)) => (*doc).to_string(),
+        None if counter => format!("solver counter `{name}` of the method's run (exact count) [-]"),
+        None => format!("derived statistic `{name}` of the method's run (not an exact count)"),
+    }
+}
+
+/// The timings section of a study README: the columns of `../timings.csv`
+/// that this study's rows use.
+fn timings_readme(md: &mut String, study: &StudyResult) {
+    let timings: Vec<&Timing> = study
+        .cases
+        .iter()
+        .filter_map(|(_, r)| r.as_ref().ok())
+        .flat_map(|o| &o.timings)
+        .collect();
+    if timings.is_empty() {
+        return;
+    }
+    // Clashes are reported by the timings.csv writer; document what is there.
+    let Ok((counters, stats)) = timing_names(Path::new("timings.csv"), timings.iter().copied())
+    else {
+        return;
+    };
+    let methods: Vec<&str> = timings.iter().fold(Vec::new(), |mut acc, t| {
+        if !acc.contains(&t.method.as_str()) {
+            acc.push(&t.method);
+        }
+        acc
+    });
+    md.push_str(&format!(
+        "## Timings in `../timings.csv`\n\nThe run's `timings.csv` (beside the study directories) has one row per method \
+         run of every successful case; this study's methods: {}. Its columns, as used by this study's rows (a cell \
+         is empty where a method has no such counter or stat):\n\n",
+        methods.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
+    ));
+    let mut rows: ColumnDocs = vec![
+        ("study".into(), "study name".into()),
+        ("case".into(), "case name".into()),
+        ("method".into(), "method name (as in the spec)".into()),
+        ("wall_s".into(), "wall-clock time of the method's run, output writing excluded [s]; stretches on a loaded machine".into()),
+        ("cpu_s".into(), "CPU time of the thread that ran the method [s] (a case runs single-threaded): the robust measure".into()),
+    ];
+    rows.extend(
+        counters
+            .iter()
+            .map(|c| (c.to_string(), md_cell(&timing_doc(c, true)))),
+    );
+    rows.extend(
+        stats
+            .iter()
+            .map(|c| (c.to_string(), md_cell(&timing_doc(c, false)))),
+    );
+    rows.push((
+        "cpu_per_step_s".into(),
+        "`cpu_s / steps`, CPU time per time step [s]; empty when the method has no `steps` counter"
+            .into(),
+    ));
+    rows.push((
+        "speedup".into(),
+        "`cpu_per_step_s` of the case's first method row that has `steps` (the primary method) divided by this row's [-]: \
+         1 for the primary, 1000 for a method 1000 times faster per step; empty where undefined".into(),
+    ));
+    column_table(md, &rows);
 }
 
 #[cfg(test)]
@@ -615,6 +805,56 @@ mod tests {
         assert_eq!(
             lines[2].split(',').nth(1).unwrap().parse::<f64>().unwrap(),
             1e-300
+        );
+    }
+
+    fn timing(method: &str, cpu_s: f64, steps: Option<f64>) -> Timing {
+        Timing {
+            method: method.into(),
+            wall_s: 2.0 * cpu_s,
+            cpu_s,
+            counters: steps
+                .map(|s| ("steps".to_string(), s))
+                .into_iter()
+                .collect(),
+            stats: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn speedup_is_against_the_first_method_with_steps() {
+        let timings = [
+            timing("exact", 5.0, None),
+            timing("lemke", 2.0, Some(1000.0)),
+            timing("sparse", 0.002, Some(1000.0)),
+            timing("half-steps", 0.5, Some(500.0)),
+            timing("no-clock", f64::NAN, Some(1000.0)),
+            timing("zero-steps", 1.0, Some(0.0)),
+        ];
+        assert_eq!(cpu_per_step(&timings[0]), None);
+        assert_eq!(cpu_per_step(&timings[1]), Some(0.002));
+        let s = speedups(&timings);
+        assert_eq!(s[0], None);
+        assert_eq!(s[1], Some(1.0));
+        assert!((s[2].unwrap() - 1000.0).abs() < 1e-9, "{:?}", s[2]);
+        assert_eq!(s[3], Some(2.0));
+        assert_eq!((s[4], s[5]), (None, None));
+        // Without a primary per-step time, no speedups at all.
+        assert_eq!(speedups(&timings[4..]), vec![None, None]);
+    }
+
+    #[test]
+    fn a_counter_named_like_a_fixed_column_is_an_error() {
+        let mut t = timing("m", 1.0, Some(1.0));
+        t.counters.push(("speedup".into(), 3.0));
+        let err = timing_names(Path::new("timings.csv"), [&t].into_iter()).unwrap_err();
+        assert!(err.to_string().contains("`speedup`"), "{err}");
+        let mut t = timing("m", 1.0, Some(1.0));
+        t.stats.push(("steps".into(), 3.0));
+        let err = timing_names(Path::new("timings.csv"), [&t].into_iter()).unwrap_err();
+        assert!(
+            err.to_string().contains("both a counter and a stat"),
+            "{err}"
         );
     }
 

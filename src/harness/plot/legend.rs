@@ -214,6 +214,7 @@ mod tests {
                     label: format!("s{i}"),
                     points: points.clone(),
                     style: Style::Line,
+                    group: None,
                 })
                 .collect(),
             caption: String::new(),

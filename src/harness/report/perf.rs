@@ -1,33 +1,41 @@
-//! The performance-history section: per study, wall time over commits (one
-//! line per case and method, log scale) and the latest value of every
-//! benchmark against the previous commit, with the flags of
-//! `harness::history::compare_latest` (counter changed; wall time slower
-//! than the median of the previous up to 5 commits by more than
-//! max(20 %, 3 robust sigma)).
+//! The performance-history section: per study, CPU time over commits (one
+//! line per case and method, log scale; wall time for a history recorded
+//! before CPU time was measured) and the latest value of every benchmark
+//! against the previous commit, with the flags of
+//! `harness::history::compare_latest` (counter changed; CPU time, or wall
+//! time where no CPU time is comparable, slower than the median of the
+//! previous up to 5 commits by more than max(20 %, 3 robust sigma)).
 
 use super::RenderedFigure;
 use super::doc::{Block, Document, RowKind, Table, code, strong, text};
 use super::format::{count, percent, seconds, short_commit};
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::history::{self, History, HistoryFlag, HistoryRow, Verdict};
+use crate::harness::history::{self, CPU, History, HistoryFlag, HistoryRow, Verdict, WALL};
 use crate::harness::outcome::RunResult;
 
 /// Above this many rows, a study's unchanged and new counters collapse into
-/// one row (wall times and flagged rows are always listed).
+/// one row (times and flagged rows are always listed).
 pub const COLLAPSE_COUNTERS_ABOVE: usize = 40;
 /// The commit list shows at most this many (the latest).
 pub const MAX_COMMITS_LISTED: usize = 30;
 
-/// The wall-time figure of each study in the history (first-appearance
-/// order). Only rows of the host of the study's latest wall time are drawn.
+/// The time figure of each study in the history (first-appearance order):
+/// CPU time per commit, or wall time when the study has no CPU-time rows (a
+/// history recorded before CPU time was measured). Only rows of the host of
+/// the study's latest such row are drawn.
 pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
     let indices = history.commit_indices();
     let mut out = Vec::new();
     for study in history.studies() {
+        let has_cpu = history
+            .rows
+            .iter()
+            .any(|r| r.study == study && r.is_cpu_time());
+        let metric = if has_cpu { CPU } else { WALL };
         let walls: Vec<&HistoryRow> = history
             .rows
             .iter()
-            .filter(|r| r.study == study && r.is_wall_time())
+            .filter(|r| r.study == study && r.metric == metric)
             .collect();
         let Some(host) = walls.last().map(|r| r.host.clone()) else {
             continue;
@@ -61,19 +69,28 @@ pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
                     label,
                     points,
                     style: Style::LineMarkers,
+                    group: None,
                 }
             })
             .collect();
+        let (what, why) = if has_cpu {
+            (
+                "CPU time",
+                "CPU time of the thread that ran the method (robust on a loaded machine, where wall time stretches)",
+            )
+        } else {
+            ("wall time", "wall time (this history has no CPU times)")
+        };
         out.push((
             study.to_string(),
             Figure {
                 name: "history".to_string(),
-                title: format!("{study}: wall time over commits"),
+                title: format!("{study}: {what} over commits"),
                 x: Axis::linear("commit index (order of first appearance) [-]"),
-                y: Axis::log("wall time [s]"),
+                y: Axis::log(format!("{what} [s]")),
                 series,
                 caption: format!(
-                    "Wall time of every case and method of study {study} at each commit (its most recent run), \
+                    "{why} of every case and method of study {study} at each commit (its most recent run), \
                      measured on host {host}; commit indices are listed in the table of commits."
                 ),
             },
@@ -83,7 +100,7 @@ pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
 }
 
 fn value_text(metric: &str, v: f64) -> String {
-    if metric == "wall_s" {
+    if history::is_time_metric(metric) {
         seconds(v)
     } else {
         count(v)
@@ -92,10 +109,10 @@ fn value_text(metric: &str, v: f64) -> String {
 
 fn change_text(f: &HistoryFlag) -> String {
     match (f.previous, f.baseline) {
-        (_, Some(base)) if f.metric == "wall_s" => {
+        (_, Some(base)) if history::is_time_metric(&f.metric) => {
             format!("{} vs median", percent(f.latest / base - 1.0))
         }
-        (Some(prev), _) if f.metric != "wall_s" => {
+        (Some(prev), _) if !history::is_time_metric(&f.metric) => {
             let d = f.latest - prev;
             if d == 0.0 {
                 "0".to_string()
@@ -122,9 +139,9 @@ fn flag_table(flags: &[&HistoryFlag]) -> Table {
     let collapse = flags.len() > COLLAPSE_COUNTERS_ABOVE;
     let (mut unchanged, mut new) = (0usize, 0usize);
     for f in flags {
-        // Collapsed: counters that are unchanged or new; wall times and
-        // flagged rows are always listed.
-        if collapse && f.metric != "wall_s" {
+        // Collapsed: counters that are unchanged or new; times and flagged
+        // rows are always listed.
+        if collapse && !history::is_time_metric(&f.metric) {
             match f.verdict {
                 Verdict::Unchanged => {
                     unchanged += 1;
@@ -217,8 +234,11 @@ pub fn section(
         text(format!(". {recorded} ")),
         text(
             "Counters (steps, iterations, pivots, factorizations) are exact: any change from the previous commit is \
-             flagged changed. A wall time is flagged slower when it exceeds the median of the previous (up to) 5 commits \
-             by more than max(20 %, 3 sigma), sigma = 1.4826 MAD, on the same host.",
+             flagged changed. The CPU time (cpu_s, of the thread that ran the method) is flagged slower when it exceeds \
+             the median of the previous (up to) 5 commits by more than max(20 %, 3 sigma), sigma = 1.4826 MAD, on the \
+             same host. Wall time (wall_s) stretches on a loaded machine: it is shown, not judged, wherever a CPU time \
+             is compared; for rows recorded before CPU time was measured, the wall time is judged the same way. \
+             Derived statistics (e.g. mean_active) are not recorded.",
         ),
     ]);
     if history.rows.is_empty() {

@@ -6,6 +6,8 @@ use super::RenderedFigure;
 use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
 use super::format::{count, seconds, short_commit, sig};
 use crate::harness::outcome::{CheckRow, Manifest, RunResult, StudyResult};
+use crate::harness::results;
+use crate::harness::study::Timing;
 
 /// A check with more case rows than this has its passing rows collapsed.
 pub const COLLAPSE_ABOVE: usize = 8;
@@ -157,7 +159,15 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
     }
     doc.heading(3, "Timings", None);
     match timings_table(study) {
-        Some(t) => doc.blocks.push(Block::Table(t)),
+        Some(t) => {
+            doc.paragraph(vec![text(
+                "CPU time is that of the thread that ran the method (a case runs single-threaded): the robust \
+                 measure on a loaded machine, where wall time stretches. CPU per step = CPU time / steps; speedup = \
+                 CPU per step of the case's first method with steps, divided by this method's (1 for that method). \
+                 Counters are exact counts; derived statistics (e.g. mean_active) come after them.",
+            )]);
+            doc.blocks.push(Block::Table(t));
+        }
         None => doc.paragraph(vec![text("No timings (no case produced output).")]),
     }
 }
@@ -247,50 +257,76 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
     table
 }
 
-/// Case, method, wall time, per-step time (when a `steps` counter exists)
-/// and every counter of the study.
+/// Case, method, wall time, CPU time, CPU time per step and speedup (when
+/// a `steps` counter exists; see `harness::results::speedups`), every
+/// counter and every stat of the study.
 pub fn timings_table(study: &StudyResult) -> Option<Table> {
-    let rows: Vec<_> = study
+    let rows: Vec<(&String, &Timing, Option<f64>)> = study
         .cases
         .iter()
         .filter_map(|(case, r)| r.as_ref().ok().map(|o| (case, o)))
-        .flat_map(|(case, o)| o.timings.iter().map(move |t| (case, t)))
+        .flat_map(|(case, o)| {
+            let speedups = results::speedups(&o.timings);
+            o.timings
+                .iter()
+                .zip(speedups)
+                .map(move |(t, s)| (case, t, s))
+        })
         .collect();
     if rows.is_empty() {
         return None;
     }
-    let mut counters: Vec<&str> = Vec::new();
-    for (_, t) in &rows {
-        for (name, _) in &t.counters {
-            if !counters.contains(&name.as_str()) {
-                counters.push(name);
+    let union = |pick: fn(&Timing) -> &[(String, f64)]| {
+        let mut names: Vec<&str> = Vec::new();
+        for (_, t, _) in &rows {
+            for (name, _) in pick(t) {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
             }
         }
-    }
+        names
+    };
+    let counters = union(|t| &t.counters);
+    let stats = union(|t| &t.stats);
     let per_step = counters.contains(&"steps");
-    let mut columns = vec![("case", false), ("method", false), ("wall time", true)];
+    let mut columns = vec![
+        ("case", false),
+        ("method", false),
+        ("wall time", true),
+        ("CPU time", true),
+    ];
     if per_step {
-        columns.push(("per step", true));
+        columns.push(("CPU per step", true));
+        columns.push(("speedup", true));
     }
     columns.extend(counters.iter().map(|c| (*c, true)));
+    columns.extend(stats.iter().map(|c| (*c, true)));
     let mut table = Table::new(&columns);
-    for (case, t) in rows {
+    for (case, t, speedup) in rows {
         let mut cells = vec![
             vec![text(case.as_str())],
             vec![code(&t.method)],
             vec![text(seconds(t.wall_s))],
+            vec![text(seconds(t.cpu_s))],
         ];
         if per_step {
-            let cell = match t.counter("steps") {
-                Some(steps) if steps > 0.0 => seconds(t.wall_s / steps),
-                _ => String::new(),
-            };
-            cells.push(vec![text(cell)]);
+            cells.push(vec![text(
+                results::cpu_per_step(t).map(seconds).unwrap_or_default(),
+            )]);
+            cells.push(vec![text(
+                speedup.map(|s| format!("{}×", sig(s))).unwrap_or_default(),
+            )]);
         }
         cells.extend(
             counters
                 .iter()
                 .map(|c| vec![text(t.counter(c).map(count).unwrap_or_default())]),
+        );
+        cells.extend(
+            stats
+                .iter()
+                .map(|c| vec![text(results::stat(t, c).map(sig).unwrap_or_default())]),
         );
         table.push(RowKind::Normal, cells);
     }
