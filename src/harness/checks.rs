@@ -80,7 +80,7 @@ impl Metric {
     pub fn passes(self, value: f64, tolerance: f64) -> bool {
         match self {
             Metric::AtLeast => value >= tolerance,
-            Metric::AtMost | _ => value <= tolerance,
+            _ => value <= tolerance,
         }
     }
 }
@@ -224,7 +224,7 @@ pub fn resolve(
     let key = |k: &str| format!("study.check[{index}].{k}");
     let q = spec.quantity.as_str();
     let column_pattern_known = provides.columns.iter().any(|p| {
-        p == q || crate::harness::table::name_matches(p, q) || (p.ends_with('*') && q == p)
+        p == q || crate::harness::table::name_matches(p, q)
     });
     let mut scope = if provides.study_scalars.iter().any(|s| s == q) {
         Scope::Study
@@ -426,53 +426,83 @@ fn relative(err: f64, scale: f64) -> f64 {
     }
 }
 
-/// Curve metric of the case columns matching `pattern` against the
-/// reference columns of the same names (every reference column matching the
-/// pattern must exist in the case), or of the single case column `pattern`
-/// against the reference column `ref_column`.
-pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &str, ref_column: Option<&str>) -> (f64, String) {
+/// Differences of a case's curves from a reference's at aligned abscissae.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CurveDifference {
+    /// max |y - r|.
+    pub max_abs: f64,
+    /// max |r|.
+    pub max_ref: f64,
+    /// sum (y - r)^2.
+    pub sum_sq: f64,
+    /// sum r^2.
+    pub sum_ref_sq: f64,
+    /// Points compared (over all columns).
+    pub points: usize,
+    /// Columns compared.
+    pub columns: usize,
+    /// Whether the reference was interpolated (else compared at common points).
+    pub interpolated: bool,
+}
+
+impl CurveDifference {
+    /// Root mean square of y - r over the compared points.
+    pub fn rms(&self) -> f64 {
+        if self.points == 0 { f64::NAN } else { (self.sum_sq / self.points as f64).sqrt() }
+    }
+}
+
+/// Compares the case columns matching `pattern` with the reference columns
+/// of the same names (every reference column matching the pattern must
+/// exist in the case), or the single case column `pattern` with the
+/// reference column `ref_column`.
+pub fn curve_difference(case: &Table, reference: &Table, pattern: &str, ref_column: Option<&str>) -> Result<CurveDifference, String> {
     let names: Vec<(String, String)> = match ref_column {
         Some(rc) => vec![(pattern.to_string(), rc.to_string())],
         None => reference.matching(pattern).iter().map(|n| (n.to_string(), n.to_string())).collect(),
     };
     if names.is_empty() {
-        return (f64::NAN, format!("no reference column matches `{pattern}`"));
+        return Err(format!("no reference column matches `{pattern}`"));
     }
     let (Some(xs), Some(xr)) = (case.abscissa(), reference.abscissa()) else {
-        return (f64::NAN, "empty table".into());
+        return Err("empty table".into());
     };
-    let pairs = match align(&xs.values, &xr.values) {
-        Ok(p) => p,
-        Err(msg) => return (f64::NAN, msg),
-    };
-    let (mut max_err, mut max_ref, mut sum_err2, mut sum_ref2) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    let pairs = align(&xs.values, &xr.values)?;
+    let mut d = CurveDifference { max_abs: 0.0, max_ref: 0.0, sum_sq: 0.0, sum_ref_sq: 0.0, points: 0, columns: names.len(), interpolated: pairs.iter().any(|p| p.interpolated) };
     for (name, ref_name) in &names {
-        let Some(r) = reference.values(ref_name) else {
-            return (f64::NAN, format!("reference has no column `{ref_name}`"));
-        };
-        let Some(y) = case.values(name) else {
-            return (f64::NAN, format!("case has no column `{name}`"));
-        };
+        let r = reference.values(ref_name).ok_or_else(|| format!("reference has no column `{ref_name}`"))?;
+        let y = case.values(name).ok_or_else(|| format!("case has no column `{name}`"))?;
         for p in &pairs {
             let rv = p.interpolate(r);
             let e = y[p.case_row] - rv;
             if e.is_nan() {
-                return (f64::NAN, format!("NaN in `{name}`"));
+                return Err(format!("NaN in `{name}`"));
             }
-            max_err = max_err.max(e.abs());
-            max_ref = max_ref.max(rv.abs());
-            sum_err2 += e * e;
-            sum_ref2 += rv * rv;
+            d.max_abs = d.max_abs.max(e.abs());
+            d.max_ref = d.max_ref.max(rv.abs());
+            d.sum_sq += e * e;
+            d.sum_ref_sq += rv * rv;
+            d.points += 1;
         }
     }
+    Ok(d)
+}
+
+/// Curve metric of [`curve_difference`], with a detail line.
+pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &str, ref_column: Option<&str>) -> (f64, String) {
+    let d = match curve_difference(case, reference, pattern, ref_column) {
+        Ok(d) => d,
+        Err(msg) => return (f64::NAN, msg),
+    };
     let value = match metric {
-        Metric::MaxAbs => max_err,
-        Metric::MaxRel => relative(max_err, max_ref),
-        Metric::RmsRel => relative(sum_err2.sqrt(), sum_ref2.sqrt()),
+        Metric::MaxAbs => d.max_abs,
+        Metric::MaxRel => relative(d.max_abs, d.max_ref),
+        Metric::RmsRel => relative(d.sum_sq.sqrt(), d.sum_ref_sq.sqrt()),
         _ => f64::NAN,
     };
-    let how = if pairs.iter().any(|p| p.interpolated) { "interpolated" } else { "common" };
-    (value, format!("{} column(s) at {} {how} points; max |ref| = {max_ref:.3e}", names.len(), pairs.len()))
+    let how = if d.interpolated { "interpolated" } else { "common" };
+    let per_column = d.points / d.columns.max(1);
+    (value, format!("{} column(s) at {per_column} {how} points; max |ref| = {:.3e}", d.columns, d.max_ref))
 }
 
 /// A case scalar over the cases (sorted by the abscissa scalar named by the

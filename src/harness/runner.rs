@@ -4,7 +4,6 @@
 //! checks, then hand the results to the writers.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -161,7 +160,6 @@ pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
     let planned = plan(&options.spec, &options.only)?;
     let resolved = spec::resolve_path(&options.spec);
     let suite = resolved.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let started = Instant::now();
     let studies = execute(&planned);
     let spec_json = serde_json::Value::Array(planned.iter().map(spec_to_json).collect());
     let manifest = crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
@@ -174,7 +172,6 @@ pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
         crate::harness::history::load(&history_path)?
     };
     crate::harness::report::write_report(&options.report, &run, &history)?;
-    let _ = started;
     Ok(run)
 }
 

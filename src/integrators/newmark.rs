@@ -189,14 +189,13 @@ impl StepSolver for DenseLcpStep {
             });
         }
         self.active = 0;
-        for j in 0..m {
-            let z = sol.z[j].max(0.0);
-            f[j] = self.k_gap[j] * z;
-            if f[j] != 0.0 {
+        for (j, (fj, zj)) in f.iter_mut().zip(&sol.z).enumerate() {
+            *fj = self.k_gap[j] * zj.max(0.0);
+            if *fj != 0.0 {
                 self.active += 1;
                 // u = u_hat - G f
                 for (ui, gi) in u.iter_mut().zip(self.g_mat.column(j).iter()) {
-                    *ui -= gi * f[j];
+                    *ui -= gi * *fj;
                 }
             }
         }
@@ -267,9 +266,9 @@ impl StepSolver for SparseNewtonStep {
             },
             other => SolverError::Other { method: "newmark-ssn".into(), message: format!("step {step} (t = {t}): {other}") },
         })?;
-        for j in 0..self.gaps.len() {
+        for (j, fj) in f.iter_mut().enumerate() {
             let y = self.directions.row_dot(j, u) - self.offsets[j];
-            f[j] = self.k_gap[j] * y.max(0.0);
+            *fj = self.k_gap[j] * y.max(0.0);
         }
         self.active = info.active;
         self.u_prev.copy_from_slice(u);

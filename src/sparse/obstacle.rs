@@ -160,6 +160,16 @@ impl ObstacleSystem {
         &self.active
     }
 
+    /// Sets the active set to {j : b_j x > c_j} (openings kept in self.y).
+    fn refresh_active(&mut self, x: &[f64], c: &[f64]) {
+        let mut y = std::mem::take(&mut self.y);
+        self.openings(x, c, &mut y);
+        for (a, &yj) in self.active.iter_mut().zip(&y) {
+            *a = yj > 0.0;
+        }
+        self.y = y;
+    }
+
     /// y = B x - c.
     fn openings(&self, x: &[f64], c: &[f64], y: &mut [f64]) {
         for (j, yj) in y.iter_mut().enumerate() {
@@ -189,12 +199,7 @@ impl ObstacleSystem {
     pub fn solve(&mut self, r: &[f64], c: &[f64], x: &mut [f64], params: &ObstacleParams) -> Result<ObstacleInfo, ObstacleError> {
         let m = self.k.len();
         let mut info = ObstacleInfo::default();
-        let mut y = std::mem::take(&mut self.y);
-        self.openings(x, c, &mut y);
-        for j in 0..m {
-            self.active[j] = y[j] > 0.0;
-        }
-        self.y = y;
+        self.refresh_active(x, c);
         let mut phi_x = f64::NAN;
         for it in 1..=params.max_iterations {
             info.iterations = it;
@@ -213,12 +218,10 @@ impl ObstacleSystem {
             self.llt.factorize()?;
             let mut trial = std::mem::take(&mut self.trial);
             trial.copy_from_slice(r);
-            for j in 0..m {
-                if self.active[j] {
-                    let (idx, val) = self.b.row(j);
-                    for (&i, &v) in idx.iter().zip(val) {
-                        trial[i] += self.k[j] * c[j] * v;
-                    }
+            for (j, _) in self.active.iter().enumerate().filter(|(_, a)| **a) {
+                let (idx, val) = self.b.row(j);
+                for (&i, &v) in idx.iter().zip(val) {
+                    trial[i] += self.k[j] * c[j] * v;
                 }
             }
             self.llt.solve_in_place(&mut trial);
@@ -271,12 +274,7 @@ impl ObstacleSystem {
             if !accepted {
                 break;
             }
-            let mut y = std::mem::take(&mut self.y);
-            self.openings(x, c, &mut y);
-            for j in 0..m {
-                self.active[j] = y[j] > 0.0;
-            }
-            self.y = y;
+            self.refresh_active(x, c);
         }
         Err(ObstacleError::NoConvergence { iterations: info.iterations, active: self.active.iter().filter(|a| **a).count() })
     }

@@ -3,7 +3,7 @@
 
 
 use crate::error::SolverError;
-use crate::harness::checks::{Metric, curve_metric};
+use crate::harness::checks::curve_difference;
 use crate::harness::clock::Stopwatch;
 use crate::harness::study::{CaseOutput, CaseTable, Scalar, Timing};
 use crate::harness::table::Table;
@@ -57,28 +57,29 @@ pub fn run_case(name: &str, cfg: &CaseConfig, progress: &indicatif::ProgressBar)
             extrema_scalars(&mut scalars, traj, n, &suffix(m, primary));
         }
     }
-    if let Some(ex) = &exact {
+    let reference = exact.as_ref().map(|e| (&e.table, "x_exact")).or(cfg.reference_file.as_ref().map(|(_, t)| (t.as_ref(), "x_ref")));
+    if let Some((reference, name)) = reference {
         for (m, traj) in &runs {
             let table = trajectory_table(traj, "", None);
-            let (ex_x, _) = curve_metric(Metric::MaxAbs, &table, &ex.table, "x*", None);
-            let (ex_v, _) = curve_metric(Metric::MaxAbs, &table, &ex.table, "v*", None);
-            let rms_x = rms_error(&table, &ex.table, "x");
+            let dx = curve_difference(&table, reference, "x*", None).map_err(|message| SolverError::Other { method: m.label.clone(), message: format!("comparing with the reference: {message}") })?;
+            let dv = curve_difference(&table, reference, "v*", None).ok();
             let sfx = suffix(m, primary);
-            scalars.push(Scalar::new(format!("rms_error_x{sfx}"), rms_x, format!("root mean square over samples and DOFs of x - x_exact [m] ({})", m.label)));
-            scalars.push(Scalar::new(format!("max_error_x{sfx}"), ex_x, format!("max over samples and DOFs of |x - x_exact| [m] ({})", m.label)));
-            scalars.push(Scalar::new(format!("max_error_v{sfx}"), ex_v, format!("max over samples and DOFs of |v - v_exact| [m/s] ({})", m.label)));
+            scalars.push(Scalar::new(format!("max_error_x{sfx}"), dx.max_abs, format!("max over samples and DOFs of |x - {name}| [m] ({})", m.label)));
+            scalars.push(Scalar::new(format!("rms_error_x{sfx}"), dx.rms(), format!("root mean square over samples and DOFs of x - {name} [m] ({})", m.label)));
+            if let Some(dv) = dv {
+                scalars.push(Scalar::new(format!("max_error_v{sfx}"), dv.max_abs, format!("max over samples and DOFs of |v - v of the reference| [m/s] ({})", m.label)));
+            }
         }
     }
     if cfg.system.excitation.amplitude.iter().all(|a| *a == 0.0) {
         if let Some(freq) = zero_crossing_frequency(&primary_traj.t, &column(primary_traj, 0)) {
             scalars.push(Scalar::new("x0_frequency", freq, "free-vibration frequency of x0 from upward zero crossings (linear interpolation) [rad/s]"));
         }
-        if let Some(ex) = &exact {
-            if let (Some(t), Some(x)) = (ex.table.values("t"), ex.table.values("x0")) {
-                if let Some(freq) = zero_crossing_frequency(t, x) {
-                    scalars.push(Scalar::new("exact_x0_frequency", freq, "the same, from the exact solution sampled at the same times [rad/s]"));
-                }
-            }
+        if let Some(ex) = &exact
+            && let (Some(t), Some(x)) = (ex.table.values("t"), ex.table.values("x0"))
+            && let Some(freq) = zero_crossing_frequency(t, x)
+        {
+            scalars.push(Scalar::new("exact_x0_frequency", freq, "the same, from the exact solution sampled at the same times [rad/s]"));
         }
     }
     if let Some(w) = bilinear_frequency(cfg) {
@@ -195,21 +196,6 @@ fn exact_reference(cfg: &CaseConfig, primary: &Trajectory, timings: &mut Vec<Tim
     });
     let table = trajectory_table(&Trajectory { t: traj.t, x: traj.x, v: traj.v, f: traj.f }, "exact", None);
     Ok(CaseTable { what: "exact".into(), doc: doc.into(), table })
-}
-
-/// Root mean square over samples and DOFs of the difference of the `prefix`
-/// columns (same sampling in both tables; NaN otherwise).
-fn rms_error(table: &Table, exact: &Table, prefix: &str) -> f64 {
-    let (mut sum, mut count) = (0.0, 0usize);
-    for name in table.matching(&format!("{prefix}*")) {
-        let (Some(a), Some(b)) = (table.values(name), exact.values(name)) else { return f64::NAN };
-        if a.len() != b.len() {
-            return f64::NAN;
-        }
-        sum += a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>();
-        count += a.len();
-    }
-    if count == 0 { f64::NAN } else { (sum / count as f64).sqrt() }
 }
 
 /// The last `k` samples of a trajectory.

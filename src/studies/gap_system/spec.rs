@@ -143,6 +143,8 @@ struct ReferenceToml {
     method: String,
     #[serde(default)]
     samples_per_period: Option<usize>,
+    #[serde(default)]
+    file: Option<String>,
 }
 
 /// One method run of a case: the primary (`integrator.method`) or a variant.
@@ -204,6 +206,9 @@ pub struct CaseConfig {
     pub exact: bool,
     /// Samples per period of the event-driven reference (None: its default).
     pub exact_samples_per_period: Option<usize>,
+    /// A reference trajectory file (`reference.method = "file"`): its path as
+    /// written and its table (shared by the cases).
+    pub reference_file: Option<(String, std::sync::Arc<crate::harness::table::Table>)>,
 }
 
 /// Validation context: file and study for error messages.
@@ -347,25 +352,42 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             Some(sorted)
         }
     };
+    let mut reference_file = None;
+    if let Some(r) = &raw.reference {
+        if r.file.is_some() != (r.method == "file") {
+            return Err(ctx.missing("reference.file", "a trajectory CSV (path relative to the spec file) exactly when reference.method = \"file\""));
+        }
+        if let Some(f) = &r.file {
+            let path = ctx.file.parent().unwrap_or(Path::new(".")).join(f);
+            let table = crate::harness::reference::read_csv(&path).map_err(|m| ctx.err("reference.file", format!("\"{f}\""), m))?;
+            if table.abscissa().is_none_or(|c| c.name != "t") || table.matching("x*").is_empty() {
+                return Err(ctx.err("reference.file", format!("\"{f}\""), "a CSV whose first column is `t` with some `x<i>` columns"));
+            }
+            if let Some(bad) = table.matching("x*").iter().chain(table.matching("v*").iter()).find(|c| c[1..].parse::<usize>().is_ok_and(|i| i >= n)) {
+                return Err(ctx.err("reference.file", format!("\"{f}\""), format!("column `{bad}` names a DOF beyond n = {n}")));
+            }
+            reference_file = Some((f.clone(), std::sync::Arc::new(table)));
+        }
+    }
     let (exact, samples) = match &raw.reference {
         None => (n <= MAX_EXACT_DOFS, None),
         Some(r) => match r.method.as_str() {
-            "none" => (false, None),
+            "none" | "file" => (false, None),
             "event-driven" => {
                 if n > MAX_EXACT_DOFS {
                     return Err(ctx.err("reference.method", "\"event-driven\"", format!("\"none\" for n = {n} > {MAX_EXACT_DOFS} DOFs (the exact solver uses dense matrix exponentials)")));
                 }
-                if let Some(s) = r.samples_per_period {
-                    if s < 8 {
-                        return Err(ctx.err("reference.samples_per_period", s, "an integer >= 8"));
-                    }
+                if let Some(s) = r.samples_per_period
+                    && s < 8
+                {
+                    return Err(ctx.err("reference.samples_per_period", s, "an integer >= 8"));
                 }
                 (true, r.samples_per_period)
             }
-            other => return Err(ctx.err("reference.method", format!("\"{other}\""), "\"event-driven\" or \"none\"")),
+            other => return Err(ctx.err("reference.method", format!("\"{other}\""), "\"event-driven\", \"file\" or \"none\"")),
         },
     };
-    Ok(CaseConfig { system, x0, v0, dt, steps, output_every, output_dofs, alpha_b, methods, steady_state, exact, exact_samples_per_period: samples })
+    Ok(CaseConfig { system, x0, v0, dt, steps, output_every, output_dofs, alpha_b, methods, steady_state, exact, exact_samples_per_period: samples, reference_file })
 }
 
 /// `value / dt` as an integer, or an error when it is not one (to 1e-9).

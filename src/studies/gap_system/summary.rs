@@ -20,8 +20,12 @@ pub(super) fn summarize(study: &str, configs: &[CaseConfig], sweep_keys: &[Strin
         summary.scalars.push(Scalar::new("bilinear_frequency", w, "analytic 2 w1 w2 / (w1 + w2) [rad/s]"));
     }
     let swept = |key: &str| sweep_keys.iter().any(|k| k == key);
-    if swept("integrator.dt") && ok.iter().all(|(c, _)| c.exact) {
-        convergence(&mut summary, &ok, &labels);
+    if swept("integrator.dt") && ok.iter().all(|(c, _)| c.exact || c.reference_file.is_some()) {
+        let against = match &ok[0].0.reference_file {
+            Some((file, _)) if !ok[0].0.exact => format!("the reference {file}"),
+            _ => "the exact solution".to_string(),
+        };
+        convergence(&mut summary, &ok, &labels, &against);
     }
     if swept("excitation.omega") && ok.iter().all(|(c, _)| c.steady_state.is_some()) {
         frequency_response(&mut summary, &ok, &labels);
@@ -61,7 +65,7 @@ pub fn orders(dt: &[f64], err: &[f64]) -> Option<(f64, f64)> {
     Some((sxy / sxx, min_pair))
 }
 
-fn convergence(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels: &[String]) {
+fn convergence(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels: &[String], against: &str) {
     let mut conv = Vec::new();
     let mut wp = Vec::new();
     for (k, label) in labels.iter().enumerate() {
@@ -73,32 +77,32 @@ fn convergence(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], la
         conv.push(Series::new(format!("{label} (order {order:.3})"), &dt, &err, Style::LineMarkers));
         let wall: Vec<(f64, f64)> = ok
             .iter()
-            .filter_map(|(_, o)| Some((o.timings.iter().find(|t| &t.method == label)?.wall_s, o.scalar(&format!("rms_error_x{sfx}"))?)))
+            .filter_map(|(_, o)| Some((o.timings.iter().find(|t| &t.method == label)?.cpu_s, o.scalar(&format!("rms_error_x{sfx}"))?)))
             .collect();
         let (w, e): (Vec<f64>, Vec<f64>) = wall.into_iter().unzip();
         wp.push(Series::new(label.clone(), &w, &e, Style::LineMarkers));
-        if k == 0 {
-            if let (Some(&h), Some(&e)) = (dt.first(), err.first()) {
-                let h_max = dt.iter().copied().fold(0.0, f64::max);
-                conv.push(Series::new("slope 2", &[h, h_max], &[e, e * (h_max / h).powi(2)], Style::Dashed));
-            }
+        if k == 0
+            && let (Some(&h), Some(&e)) = (dt.first(), err.first())
+        {
+            let h_max = dt.iter().copied().fold(0.0, f64::max);
+            conv.push(Series::new("slope 2", &[h, h_max], &[e, e * (h_max / h).powi(2)], Style::Dashed));
         }
     }
     summary.figures.push(Figure {
         name: "convergence".into(),
-        title: "Convergence of Bossak-Newmark-LCP against the exact solution".into(),
+        title: format!("Convergence against {against}"),
         x: Axis::log("time step dt [s]"),
-        y: Axis::log("rms(x - x_exact) [m]"),
+        y: Axis::log("rms(x - x_ref) [m]"),
         series: conv,
-        caption: "Root-mean-square displacement error over the common output times and all DOFs against the time step (log-log); the measured order is in the legend, the dashed line has slope 2.".into(),
+        caption: format!("Root-mean-square displacement error against {against} over the common output times and DOFs, against the time step (log-log); the measured order is in the legend, the dashed line has slope 2."),
     });
     summary.figures.push(Figure {
         name: "work-precision".into(),
-        title: "Work-precision: error against CPU time over the dt sweep".into(),
-        x: Axis::log("wall time [s]"),
-        y: Axis::log("rms(x - x_exact) [m]"),
+        title: format!("Work-precision: error against {against} vs CPU time"),
+        x: Axis::log("CPU time of the run [s]"),
+        y: Axis::log("rms(x - x_ref) [m]"),
         series: wp,
-        caption: "Each point is one dt of the sweep; one line per method (same run, same machine).".into(),
+        caption: "Each point is one dt of the sweep; one line per method; CPU time of the thread that ran the method (same run, same machine).".into(),
     });
 }
 
@@ -249,7 +253,7 @@ fn scaling(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels
                 let t = o.timings.iter().find(|t| &t.method == label)?;
                 let steps = t.counter("steps")?.max(1.0);
                 let its = t.counters.iter().find(|(k, _)| k == "newton_iterations" || k == "lcp_pivots" || k == "lcp_iterations").map_or(f64::NAN, |(_, v)| *v);
-                Some((c.system.dofs() as f64, t.wall_s / steps, its / steps))
+                Some((c.system.dofs() as f64, t.cpu_s / steps, its / steps))
             })
             .collect();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -271,18 +275,18 @@ fn scaling(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels
         let quoted: Vec<String> = [1000.0, 100000.0].iter().filter_map(|&t| at(t)).collect();
         notes.push(format!("{label}: time per step {}{}.", quoted.join(", "), exponent.map(|e| format!("; growth exponent {e:.2} over n >= 1000")).unwrap_or_default()));
     }
-    if let Some(first) = time_series.first() {
-        if let (Some(&(n0, t0)), Some(&(n1, _))) = (first.points.first(), first.points.last()) {
-            time_series.push(Series::new("slope 1 (linear in n)", &[n0, n1], &[t0, t0 * n1 / n0], Style::Dashed));
-        }
+    if let Some(first) = time_series.first()
+        && let (Some(&(n0, t0)), Some(&(n1, _))) = (first.points.first(), first.points.last())
+    {
+        time_series.push(Series::new("slope 1 (linear in n)", &[n0, n1], &[t0, t0 * n1 / n0], Style::Dashed));
     }
     summary.figures.push(Figure {
         name: "scaling".into(),
         title: "Time per step against the number of DOFs (chain, m = n gap springs)".into(),
         x: Axis::log("DOFs n"),
-        y: Axis::log("wall time per step [s]"),
+        y: Axis::log("CPU time per step [s]"),
         series: time_series,
-        caption: "Wall time per Newmark step of each method on the chain of chain-1000 scaled to n masses and n gap springs, measured in one run; the dense LCP method stops where it stops being feasible.".into(),
+        caption: "CPU time per Newmark step of each method on the chain of chain-1000 scaled to n masses and n gap springs, measured in one run; the dense LCP method stops where it stops being feasible.".into(),
     });
     summary.figures.push(Figure {
         name: "iterations".into(),
