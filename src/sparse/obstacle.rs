@@ -72,6 +72,9 @@ pub struct ObstacleSystem {
     /// For each constraint j, the (position, b_ji b_jl) of b_j^T b_j's lower triangle.
     updates: Vec<Vec<(usize, f64)>>,
     active: Vec<bool>,
+    /// The active set of the current factorization (valid when `factored_valid`).
+    factored_set: Vec<bool>,
+    factored_valid: bool,
     /// Scratch: B x - c, residual, trial point.
     y: Vec<f64>,
     trial: Vec<f64>,
@@ -137,7 +140,7 @@ impl ObstacleSystem {
             updates.push(u);
         }
         let m = b.rows();
-        Ok(Self { n, a: a_csr, b: b_csr, k: k.to_vec(), llt, base, updates, active: vec![false; m], y: vec![0.0; m], trial: vec![0.0; n], ax: vec![0.0; n] })
+        Ok(Self { n, a: a_csr, b: b_csr, k: k.to_vec(), llt, base, updates, active: vec![false; m], factored_set: vec![false; m], factored_valid: false, y: vec![0.0; m], trial: vec![0.0; n], ax: vec![0.0; n] })
     }
 
     /// Number of unknowns.
@@ -203,8 +206,11 @@ impl ObstacleSystem {
         let mut phi_x = f64::NAN;
         for it in 1..=params.max_iterations {
             info.iterations = it;
-            // J = A + B_S^T K_S B_S, rhs = r + B_S^T K_S c_S.
-            {
+            // J = A + B_S^T K_S B_S, rhs = r + B_S^T K_S c_S. The Jacobian
+            // depends on S only: when S is the set of the last factorization
+            // (often the case for the first iteration of a time step), the
+            // factor is reused.
+            if !self.factored_valid || self.factored_set != self.active {
                 let values = self.llt.values_mut();
                 values.copy_from_slice(&self.base);
                 for (j, u) in self.updates.iter().enumerate() {
@@ -214,8 +220,11 @@ impl ObstacleSystem {
                         }
                     }
                 }
+                self.factored_valid = false;
+                self.llt.factorize()?;
+                self.factored_set.copy_from_slice(&self.active);
+                self.factored_valid = true;
             }
-            self.llt.factorize()?;
             let mut trial = std::mem::take(&mut self.trial);
             trial.copy_from_slice(r);
             for (j, _) in self.active.iter().enumerate().filter(|(_, a)| **a) {
