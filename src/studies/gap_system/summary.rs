@@ -127,15 +127,15 @@ fn frequency_response(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutpu
     let (wx, ex_max) = points(ok, omega, |o| o.scalar("exact_x0_max"));
     let (_, ex_min) = points(ok, omega, |o| o.scalar("exact_x0_min"));
     if !wx.is_empty() {
-        series.push(Series::new("exact periodic orbit: max x0", &wx, &ex_max, Style::Line));
-        series.push(Series::new("exact periodic orbit: min x0", &wx, &ex_min, Style::Dashed));
+        series.push(Series::new("exact periodic orbit: max x0", &wx, &ex_max, Style::Line).grouped(0));
+        series.push(Series::new("exact periodic orbit: min x0", &wx, &ex_min, Style::Dashed).grouped(0));
     }
     for (k, label) in labels.iter().enumerate() {
         let sfx = if k == 0 { String::new() } else { format!(".{label}") };
         let (w, mx) = points(ok, omega, |o| o.scalar(&format!("x0_max{sfx}")));
         let (_, mn) = points(ok, omega, |o| o.scalar(&format!("x0_min{sfx}")));
-        series.push(Series::new(format!("{label}: max x0"), &w, &mx, Style::Markers));
-        series.push(Series::new(format!("{label}: min x0"), &w, &mn, Style::Markers));
+        series.push(Series::new(format!("{label}: max x0"), &w, &mx, Style::Markers).grouped(k + 1));
+        series.push(Series::new(format!("{label}: min x0"), &w, &mn, Style::Markers).grouped(k + 1));
         if k == 0 {
             let (w, amp) = points(ok, omega, |o| o.scalar("x0_amp"));
             if let Some(p) = parabolic_peak(&w, &amp) {
@@ -173,10 +173,10 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         let mut series = Vec::new();
         for i in 0..n {
             let x = out.series.values(&format!("x{i}")).unwrap_or(&[]);
-            series.push(Series::new(format!("x{i}, {label}"), &t, x, Style::Line));
+            series.push(Series::new(format!("x{i}, {label}"), &t, x, Style::Line).grouped(i));
             if let Some(ex) = exact {
                 let te = ex.table.values("t").unwrap_or(&[]);
-                series.push(Series::new(format!("x{i}, exact"), te, ex.table.values(&format!("x{i}")).unwrap_or(&[]), Style::Dashed));
+                series.push(Series::new(format!("x{i}, exact"), te, ex.table.values(&format!("x{i}")).unwrap_or(&[]), Style::Dashed).grouped(i));
             }
         }
         summary.figures.push(Figure {
