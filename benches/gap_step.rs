@@ -8,7 +8,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use contact_harness::integrators::newmark::{self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepSolver, Stepper};
+use contact_harness::integrators::newmark::{
+    self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepSolver, Stepper,
+};
 use contact_harness::lcp::{self, LcpOptions, LcpSolverKind};
 use contact_harness::models::gap_system::{Chain, GapSystem, Harmonic};
 
@@ -16,11 +18,21 @@ const N: usize = 1000;
 const WARMUP_STEPS: usize = 150;
 
 fn system() -> GapSystem {
-    Chain::benchmark(N).system(Harmonic { amplitude: vec![60.0], omega: 10.0 })
+    Chain::benchmark(N).system(Harmonic {
+        amplitude: vec![60.0],
+        omega: 10.0,
+    })
 }
 
 fn params() -> NewmarkParams {
-    NewmarkParams { dt: 0.01, steps: WARMUP_STEPS, alpha_b: 0.0, output_every: 1, lcp_solver: LcpSolverKind::Lemke, lcp_options: LcpOptions::default() }
+    NewmarkParams {
+        dt: 0.01,
+        steps: WARMUP_STEPS,
+        alpha_b: 0.0,
+        output_every: 1,
+        lcp_solver: LcpSolverKind::Lemke,
+        lcp_options: LcpOptions::default(),
+    }
 }
 
 /// A step solver that records the inputs of the step it is asked to solve.
@@ -30,7 +42,15 @@ struct Recording<S> {
 }
 
 impl<S: StepSolver> StepSolver for Recording<S> {
-    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, contact_harness::error::SolverError> {
+    fn solve(
+        &mut self,
+        r: &[f64],
+        x_pred: &[f64],
+        u: &mut [f64],
+        f: &mut [f64],
+        step: usize,
+        t: f64,
+    ) -> Result<usize, contact_harness::error::SolverError> {
         self.last = Some((r.to_vec(), x_pred.to_vec()));
         self.inner.solve(r, x_pred, u, f, step, t)
     }
@@ -48,7 +68,10 @@ fn benches(c: &mut Criterion) {
     let zeros = vec![0.0; N];
     // Drive the fast method to the representative state, recording its last step.
     let k_sparse = newmark::effective_stiffness_sparse(&sys, &p);
-    let mut fast = Recording { inner: SparseNewtonStep::new(&sys, &k_sparse).expect("pattern"), last: None };
+    let mut fast = Recording {
+        inner: SparseNewtonStep::new(&sys, &k_sparse).expect("pattern"),
+        last: None,
+    };
     let mut stepper = Stepper::new(&sys, &p, &zeros, &zeros).expect("start");
     for _ in 0..WARMUP_STEPS {
         stepper.advance(&mut fast).expect("step");
@@ -57,26 +80,51 @@ fn benches(c: &mut Criterion) {
     let active = fast.active();
 
     let k_dense = newmark::effective_stiffness(&sys, &p);
-    let mut dense = DenseLcpStep::new(&sys, &k_dense, LcpSolverKind::Lemke, LcpOptions::default()).expect("K_eff");
+    let mut dense = DenseLcpStep::new(&sys, &k_dense, LcpSolverKind::Lemke, LcpOptions::default())
+        .expect("K_eff");
     let (mut u, mut f) = (vec![0.0; N], vec![0.0; N]);
-    dense.solve(&r, &x_pred, &mut u, &mut f, WARMUP_STEPS, 1.5).expect("LCP");
-    assert_eq!(dense.active(), active, "both step solvers find the same active set");
+    dense
+        .solve(&r, &x_pred, &mut u, &mut f, WARMUP_STEPS, 1.5)
+        .expect("LCP");
+    assert_eq!(
+        dense.active(),
+        active,
+        "both step solvers find the same active set"
+    );
     let step_lcp = dense.last_lcp().clone();
 
     let mut group = c.benchmark_group("chain-1000");
     group.sample_size(10);
     group.bench_function("lemke_step_lcp", |b| {
-        b.iter(|| lcp::solve(&step_lcp, LcpSolverKind::Lemke, &LcpOptions::default(), None))
+        b.iter(|| {
+            lcp::solve(
+                &step_lcp,
+                LcpSolverKind::Lemke,
+                &LcpOptions::default(),
+                None,
+            )
+        })
     });
     let mut ssn = fast.inner;
     group.bench_function("ssn_step", |b| {
-        b.iter(|| ssn.solve(&r, &x_pred, &mut u, &mut f, WARMUP_STEPS, 1.5).expect("solves"))
+        b.iter(|| {
+            ssn.solve(&r, &x_pred, &mut u, &mut f, WARMUP_STEPS, 1.5)
+                .expect("solves")
+        })
     });
     group.bench_function("newmark_step/newmark-lcp", |b| {
-        b.iter_batched_ref(|| clone_state(&stepper), |s| s.advance(&mut dense).expect("step"), criterion::BatchSize::LargeInput)
+        b.iter_batched_ref(
+            || clone_state(&stepper),
+            |s| s.advance(&mut dense).expect("step"),
+            criterion::BatchSize::LargeInput,
+        )
     });
     group.bench_function("newmark_step/newmark-ssn", |b| {
-        b.iter_batched_ref(|| clone_state(&stepper), |s| s.advance(&mut ssn).expect("step"), criterion::BatchSize::LargeInput)
+        b.iter_batched_ref(
+            || clone_state(&stepper),
+            |s| s.advance(&mut ssn).expect("step"),
+            criterion::BatchSize::LargeInput,
+        )
     });
     group.finish();
 }

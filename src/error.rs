@@ -63,7 +63,9 @@ impl InputError {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SolverError {
     /// The LCP of a time step was not solved.
-    #[error("LCP solver `{solver}` returned {status} at step {step} (t = {t}), residual {residual:e}")]
+    #[error(
+        "LCP solver `{solver}` returned {status} at step {step} (t = {t}), residual {residual:e}"
+    )]
     Lcp {
         /// Solver name.
         solver: String,
@@ -77,7 +79,9 @@ pub enum SolverError {
         residual: f64,
     },
     /// A Newton-type iteration did not converge.
-    #[error("{method}: no convergence at step {step} (t = {t}) after {iterations} iterations, residual {residual:e}")]
+    #[error(
+        "{method}: no convergence at step {step} (t = {t}) after {iterations} iterations, residual {residual:e}"
+    )]
     NoConvergence {
         /// Method name.
         method: String,

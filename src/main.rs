@@ -15,7 +15,11 @@ use contact_harness::lcp::{self, LcpOptions, LcpSolverKind};
 /// `experiments/all`), checks every result against its reference, and writes
 /// results to --out and a report to --report.
 #[derive(Debug, Parser)]
-#[command(version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -64,7 +68,11 @@ enum LcpCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Lcp(LcpCommand::Solve { file, solver, tolerance })) => lcp_solve(&file, &solver, tolerance),
+        Some(Command::Lcp(LcpCommand::Solve {
+            file,
+            solver,
+            tolerance,
+        })) => lcp_solve(&file, &solver, tolerance),
         None => run(cli.run),
     }
 }
@@ -75,26 +83,56 @@ fn run(args: RunArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     // The reproduce command names the profile this binary was built with.
-    let cargo = if cfg!(debug_assertions) { "cargo run --" } else { "cargo run --release --" };
+    let cargo = if cfg!(debug_assertions) {
+        "cargo run --"
+    } else {
+        "cargo run --release --"
+    };
     let command = std::iter::once(cargo.to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");
-    let options = RunOptions { spec: path, out: args.out, report: args.report, only: args.only, command };
+    let options = RunOptions {
+        spec: path,
+        out: args.out,
+        report: args.report,
+        only: args.only,
+        command,
+    };
     match runner::run(&options) {
         Ok(run) => {
             let mut failed = 0;
             for study in &run.studies {
                 let bad = study.checks.iter().filter(|c| !c.passed).count();
                 failed += bad;
-                let status = if bad == 0 { "ok".to_string() } else { format!("{bad} FAILED") };
-                println!("{:<28} {:>3} cases  {:>4} checks  {status}", study.name, study.cases.len(), study.checks.len());
+                let status = if bad == 0 {
+                    "ok".to_string()
+                } else {
+                    format!("{bad} FAILED")
+                };
+                println!(
+                    "{:<28} {:>3} cases  {:>4} checks  {status}",
+                    study.name,
+                    study.cases.len(),
+                    study.checks.len()
+                );
                 for c in study.checks.iter().filter(|c| !c.passed) {
-                    println!("    FAIL {}/{} {}: {} = {:e} (tolerance {:e}) {}", c.study, c.case, c.check, c.metric, c.value, c.tolerance, c.detail);
+                    println!(
+                        "    FAIL {}/{} {}: {} = {:e} (tolerance {:e}) {}",
+                        c.study, c.case, c.check, c.metric, c.value, c.tolerance, c.detail
+                    );
                 }
             }
-            println!("results: {}  report: {}", options.out.display(), options.report.join("index.html").display());
-            if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            println!(
+                "results: {}  report: {}",
+                options.out.display(),
+                options.report.join("index.html").display()
+            );
+            if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Err(RunError::Input(e)) => {
             eprintln!("error: {e}");
@@ -109,7 +147,10 @@ fn run(args: RunArgs) -> ExitCode {
 
 fn lcp_solve(file: &std::path::Path, solver: &str, tolerance: Option<f64>) -> ExitCode {
     let Some(kind) = LcpSolverKind::from_name(solver) else {
-        eprintln!("error: --solver {solver}: one of {}", LcpSolverKind::allowed_names());
+        eprintln!(
+            "error: --solver {solver}: one of {}",
+            LcpSolverKind::allowed_names()
+        );
         return ExitCode::from(2);
     };
     let mut options = LcpOptions::default();

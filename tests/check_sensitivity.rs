@@ -24,12 +24,18 @@ fn perturb(check: &ResolvedCheck, cases: &mut [(String, CaseResult)], summary: &
             Metric::AtLeast => tol - 1.0 - tol.abs(),
             Metric::AtMost => tol + 1.0 + tol.abs(),
             Metric::MaxAbs | Metric::Abs => y + 3.0 * tol,
-            Metric::MaxRel | Metric::RmsRel | Metric::Rel => y + 3.0 * tol * scale.max(f64::MIN_POSITIVE),
+            Metric::MaxRel | Metric::RmsRel | Metric::Rel => {
+                y + 3.0 * tol * scale.max(f64::MIN_POSITIVE)
+            }
         }
     };
     match check.scope {
         Scope::Study => {
-            for s in summary.scalars.iter_mut().filter(|s| s.name == spec.quantity) {
+            for s in summary
+                .scalars
+                .iter_mut()
+                .filter(|s| s.name == spec.quantity)
+            {
                 s.value = bump(s.value, s.value.abs());
             }
         }
@@ -40,9 +46,17 @@ fn perturb(check: &ResolvedCheck, cases: &mut [(String, CaseResult)], summary: &
                 .fold(0.0f64, |m, v| m.max(v.abs()));
             for (_, r) in cases.iter_mut() {
                 let Ok(out) = r else { continue };
-                let reference = spec.reference.as_deref().and_then(|n| out.scalar(n)).unwrap_or(0.0);
+                let reference = spec
+                    .reference
+                    .as_deref()
+                    .and_then(|n| out.scalar(n))
+                    .unwrap_or(0.0);
                 for s in out.scalars.iter_mut().filter(|s| s.name == spec.quantity) {
-                    let local = if check.scope == Scope::SummaryCurve { scale } else { s.value.abs().max(reference.abs()) };
+                    let local = if check.scope == Scope::SummaryCurve {
+                        scale
+                    } else {
+                        s.value.abs().max(reference.abs())
+                    };
                     s.value = bump(s.value, local * 1.01);
                 }
             }
@@ -50,13 +64,23 @@ fn perturb(check: &ResolvedCheck, cases: &mut [(String, CaseResult)], summary: &
         Scope::Columns => {
             for (_, r) in cases.iter_mut() {
                 let Ok(out) = r else { continue };
-                let names: Vec<String> = out.series.matching(&spec.quantity).iter().map(|s| s.to_string()).collect();
+                let names: Vec<String> = out
+                    .series
+                    .matching(&spec.quantity)
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
                 let scale = names
                     .iter()
                     .filter_map(|n| out.series.values(n))
                     .flat_map(|v| v.iter())
                     .fold(0.0f64, |m, v| m.max(v.abs()));
-                for col in out.series.columns_mut().iter_mut().filter(|c| names.contains(&c.name)) {
+                for col in out
+                    .series
+                    .columns_mut()
+                    .iter_mut()
+                    .filter(|c| names.contains(&c.name))
+                {
                     for v in col.values.iter_mut() {
                         *v = bump(*v, scale * 1.01);
                     }
@@ -77,15 +101,33 @@ fn every_quick_check_fails_when_its_quantity_is_perturbed() {
     let results = runner::execute(&planned);
     let mut proven = 0;
     for (p, result) in planned.iter().zip(&results) {
-        assert!(result.checks.iter().all(|c| c.passed), "{}: quick suite must pass first: {:?}", p.spec.name, result.checks.iter().filter(|c| !c.passed).collect::<Vec<_>>());
+        assert!(
+            result.checks.iter().all(|c| c.passed),
+            "{}: quick suite must pass first: {:?}",
+            p.spec.name,
+            result
+                .checks
+                .iter()
+                .filter(|c| !c.passed)
+                .collect::<Vec<_>>()
+        );
         for check in &p.checks {
             let mut cases = result.cases.clone();
             let mut summary = result.summary.clone();
             perturb(check, &mut cases, &mut summary);
             let rows = checks::evaluate(check, &p.spec.name, &cases, &summary);
-            assert!(!rows.is_empty(), "{}/{}: no rows", p.spec.name, check.spec.name);
+            assert!(
+                !rows.is_empty(),
+                "{}/{}: no rows",
+                p.spec.name,
+                check.spec.name
+            );
             for row in &rows {
-                assert!(!row.passed, "{}/{}/{}: still passes after perturbation (value {}, tolerance {})", row.study, row.case, row.check, row.value, row.tolerance);
+                assert!(
+                    !row.passed,
+                    "{}/{}/{}: still passes after perturbation (value {}, tolerance {})",
+                    row.study, row.case, row.check, row.value, row.tolerance
+                );
             }
             proven += 1;
         }
@@ -96,7 +138,11 @@ fn every_quick_check_fails_when_its_quantity_is_perturbed() {
 /// Runs the study `name` of `file` with `edit` applied to the integrated
 /// model only, keeps the unperturbed run's exact reference, and returns the
 /// check rows.
-fn perturbed_model_rows(file: &str, name: &str, edit: impl Fn(&mut toml::Table)) -> Vec<contact_harness::harness::outcome::CheckRow> {
+fn perturbed_model_rows(
+    file: &str,
+    name: &str,
+    edit: impl Fn(&mut toml::Table),
+) -> Vec<contact_harness::harness::outcome::CheckRow> {
     let original = plan(file, &[name]).remove(0);
     let mut spec = original.spec.clone();
     for case in &mut spec.cases {
@@ -110,14 +156,22 @@ fn perturbed_model_rows(file: &str, name: &str, edit: impl Fn(&mut toml::Table))
         let mut out = perturbed.run_case(i, &bar).expect("perturbed runs");
         out.tables = exact_run.tables.clone();
         // Every reference quantity (exact solution, analytic formula) stays the unperturbed model's.
-        for s in out.scalars.iter_mut().filter(|s| s.name.starts_with("exact_") || s.name == "bilinear_frequency") {
+        for s in out
+            .scalars
+            .iter_mut()
+            .filter(|s| s.name.starts_with("exact_") || s.name == "bilinear_frequency")
+        {
             s.value = exact_run.scalar(&s.name).expect("same scalars");
         }
         cases.push((case_name.clone(), Ok(out)));
     }
     let results: Vec<CaseResult> = cases.iter().map(|(_, r)| r.clone()).collect();
     let summary = original.study.summarize(&results);
-    original.checks.iter().flat_map(|c| checks::evaluate(c, &original.spec.name, &cases, &summary)).collect()
+    original
+        .checks
+        .iter()
+        .flat_map(|c| checks::evaluate(c, &original.spec.name, &cases, &summary))
+        .collect()
 }
 
 fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {
@@ -138,30 +192,71 @@ fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {
 
 #[test]
 fn a_five_percent_stiffer_gap_spring_fails_the_exact_checks() {
-    let rows = perturbed_model_rows("experiments/sdof-gap.toml", "sdof-gap", |t| set(t, &["system", "gaps", "stiffness"], toml::Value::Float(4.2)));
+    let rows = perturbed_model_rows("experiments/sdof-gap.toml", "sdof-gap", |t| {
+        set(t, &["system", "gaps", "stiffness"], toml::Value::Float(4.2))
+    });
     for check in ["x-vs-exact", "v-vs-exact"] {
         let row = rows.iter().find(|r| r.check == check).expect("row");
-        assert!(!row.passed, "{check} passed with k_g 5 % off: value {} tolerance {}", row.value, row.tolerance);
+        assert!(
+            !row.passed,
+            "{check} passed with k_g 5 % off: value {} tolerance {}",
+            row.value, row.tolerance
+        );
     }
-    let rows = perturbed_model_rows("experiments/three-dof-gaps.toml", "three-dof-gaps", |t| set(t, &["system", "gaps", "stiffness"], toml::Value::Float(5.25)));
+    let rows = perturbed_model_rows("experiments/three-dof-gaps.toml", "three-dof-gaps", |t| {
+        set(
+            t,
+            &["system", "gaps", "stiffness"],
+            toml::Value::Float(5.25),
+        )
+    });
     let row = rows.iter().find(|r| r.check == "x-vs-exact").expect("row");
-    assert!(!row.passed, "three-dof x-vs-exact passed with k_g0 5 % off: {}", row.value);
+    assert!(
+        !row.passed,
+        "three-dof x-vs-exact passed with k_g0 5 % off: {}",
+        row.value
+    );
 }
 
 #[test]
 fn five_percent_more_damping_fails_the_frequency_response_near_resonance() {
     let rows = perturbed_model_rows("experiments/quick/frc-quick.toml", "sdof-frc-quick", |t| {
-        set(t, &["system", "damping"], toml::Value::Array(vec![toml::Value::Array(vec![toml::Value::Float(0.105)])]))
+        set(
+            t,
+            &["system", "damping"],
+            toml::Value::Array(vec![toml::Value::Array(vec![toml::Value::Float(0.105)])]),
+        )
     });
-    let near_peak = rows.iter().find(|r| r.check == "max-vs-exact-orbit" && r.case == "omega-1.3").expect("row");
-    assert!(!near_peak.passed, "x0_max at omega = 1.3 passed with c 5 % off: {}", near_peak.value);
+    let near_peak = rows
+        .iter()
+        .find(|r| r.check == "max-vs-exact-orbit" && r.case == "omega-1.3")
+        .expect("row");
+    assert!(
+        !near_peak.passed,
+        "x0_max at omega = 1.3 passed with c 5 % off: {}",
+        near_peak.value
+    );
 }
 
 #[test]
 fn a_quarter_percent_stiffer_bilinear_spring_fails_the_analytic_frequency_check() {
-    let rows = perturbed_model_rows("experiments/sdof-bilinear-free.toml", "sdof-bilinear-free", |t| set(t, &["system", "gaps", "stiffness"], toml::Value::Float(4.01)));
+    let rows = perturbed_model_rows(
+        "experiments/sdof-bilinear-free.toml",
+        "sdof-bilinear-free",
+        |t| {
+            set(
+                t,
+                &["system", "gaps", "stiffness"],
+                toml::Value::Float(4.01),
+            )
+        },
+    );
     for check in ["frequency-vs-analytic", "x-vs-exact"] {
         let row = rows.iter().find(|r| r.check == check).expect("row");
-        assert!(!row.passed, "{check} passed with k_g 0.25 % off: {}", row.value);
+        assert!(
+            !row.passed,
+            "{check} passed with k_g 0.25 % off: {}",
+            row.value
+        );
     }
 }

@@ -6,7 +6,13 @@ use contact_harness::harness::checks::{self, CheckSpec, Metric, Provides, Resolv
 use contact_harness::harness::study::{CaseOutput, CaseResult, CaseTable, Scalar, StudySummary};
 use contact_harness::harness::table::Table;
 
-fn spec(quantity: &str, reference: Option<&str>, value: Option<f64>, metric: Metric, tolerance: f64) -> CheckSpec {
+fn spec(
+    quantity: &str,
+    reference: Option<&str>,
+    value: Option<f64>,
+    metric: Metric,
+    tolerance: f64,
+) -> CheckSpec {
     CheckSpec {
         name: "c".into(),
         quantity: quantity.into(),
@@ -21,22 +27,43 @@ fn spec(quantity: &str, reference: Option<&str>, value: Option<f64>, metric: Met
 }
 
 fn curve(t: &[f64], x: &[f64]) -> Table {
-    Table::new().with("t", "", t.to_vec()).with("x0", "", x.to_vec()).with("x1", "", x.iter().map(|v| 2.0 * v).collect())
+    Table::new()
+        .with("t", "", t.to_vec())
+        .with("x0", "", x.to_vec())
+        .with("x1", "", x.iter().map(|v| 2.0 * v).collect())
 }
 
 fn case(series: Table, exact: Table, scalars: Vec<Scalar>) -> (String, CaseResult) {
     let out = CaseOutput {
         name: "k".into(),
         series,
-        tables: vec![CaseTable { what: "exact".into(), doc: String::new(), table: exact }],
+        tables: vec![CaseTable {
+            what: "exact".into(),
+            doc: String::new(),
+            table: exact,
+        }],
         scalars,
         timings: vec![],
     };
     ("k".into(), Ok(out))
 }
 
-fn eval(check: CheckSpec, scope: Scope, cases: &[(String, CaseResult)], summary: &StudySummary) -> (bool, f64) {
-    let rows = checks::evaluate(&ResolvedCheck { spec: check, file: None, scope }, "s", cases, summary);
+fn eval(
+    check: CheckSpec,
+    scope: Scope,
+    cases: &[(String, CaseResult)],
+    summary: &StudySummary,
+) -> (bool, f64) {
+    let rows = checks::evaluate(
+        &ResolvedCheck {
+            spec: check,
+            file: None,
+            scope,
+        },
+        "s",
+        cases,
+        summary,
+    );
     assert_eq!(rows.len(), 1);
     (rows[0].passed, rows[0].value)
 }
@@ -49,12 +76,26 @@ fn curve_metrics_pass_on_agreement_and_fail_when_perturbed() {
     for metric in [Metric::MaxAbs, Metric::MaxRel, Metric::RmsRel] {
         let tol = 1e-3;
         let same = [case(curve(&T, &X), curve(&T, &X), vec![])];
-        assert_eq!(eval(spec("x*", Some("exact"), None, metric, tol), Scope::Columns, &same, &StudySummary::default()), (true, 0.0), "{metric:?}");
+        assert_eq!(
+            eval(
+                spec("x*", Some("exact"), None, metric, tol),
+                Scope::Columns,
+                &same,
+                &StudySummary::default()
+            ),
+            (true, 0.0),
+            "{metric:?}"
+        );
         // Perturb one sample of x1 by 3 tol (relative to the largest reference value for the relative metrics).
         let mut bumped = curve(&T, &X);
         bumped.columns_mut()[2].values[3] += 3.0 * tol * 6.0 * 5f64.sqrt();
         let cases = [case(bumped, curve(&T, &X), vec![])];
-        let (passed, value) = eval(spec("x*", Some("exact"), None, metric, tol), Scope::Columns, &cases, &StudySummary::default());
+        let (passed, value) = eval(
+            spec("x*", Some("exact"), None, metric, tol),
+            Scope::Columns,
+            &cases,
+            &StudySummary::default(),
+        );
         assert!(!passed && value > tol, "{metric:?}: value {value}");
     }
 }
@@ -63,45 +104,175 @@ fn curve_metrics_pass_on_agreement_and_fail_when_perturbed() {
 fn nan_never_passes() {
     let mut broken = curve(&T, &X);
     broken.columns_mut()[1].values[2] = f64::NAN;
-    let cases = [case(broken, curve(&T, &X), vec![Scalar::new("a", f64::NAN, "")])];
-    let (passed, value) = eval(spec("x*", Some("exact"), None, Metric::MaxAbs, 1e9), Scope::Columns, &cases, &StudySummary::default());
+    let cases = [case(
+        broken,
+        curve(&T, &X),
+        vec![Scalar::new("a", f64::NAN, "")],
+    )];
+    let (passed, value) = eval(
+        spec("x*", Some("exact"), None, Metric::MaxAbs, 1e9),
+        Scope::Columns,
+        &cases,
+        &StudySummary::default(),
+    );
     assert!(!passed && value.is_nan());
     for metric in [Metric::Abs, Metric::Rel, Metric::AtLeast, Metric::AtMost] {
-        let value = if metric == Metric::Abs || metric == Metric::Rel { Some(1.0) } else { None };
-        let (passed, _) = eval(spec("a", None, value, metric, 1e9), Scope::CaseScalar, &cases, &StudySummary::default());
+        let value = if metric == Metric::Abs || metric == Metric::Rel {
+            Some(1.0)
+        } else {
+            None
+        };
+        let (passed, _) = eval(
+            spec("a", None, value, metric, 1e9),
+            Scope::CaseScalar,
+            &cases,
+            &StudySummary::default(),
+        );
         assert!(!passed, "{metric:?} passed a NaN");
     }
 }
 
 #[test]
 fn scalar_metrics_and_bounds() {
-    let cases = [case(curve(&T, &X), curve(&T, &X), vec![Scalar::new("a", 2.0, ""), Scalar::new("b", 2.1, "")])];
+    let cases = [case(
+        curve(&T, &X),
+        curve(&T, &X),
+        vec![Scalar::new("a", 2.0, ""), Scalar::new("b", 2.1, "")],
+    )];
     let s = StudySummary::default();
-    assert!(eval(spec("a", None, Some(2.05), Metric::Abs, 0.06), Scope::CaseScalar, &cases, &s).0);
-    assert!(!eval(spec("a", None, Some(2.1), Metric::Abs, 0.06), Scope::CaseScalar, &cases, &s).0);
-    assert!(eval(spec("a", Some("b"), None, Metric::Rel, 0.05), Scope::CaseScalar, &cases, &s).0);
-    assert!(!eval(spec("a", Some("b"), None, Metric::Rel, 0.04), Scope::CaseScalar, &cases, &s).0);
-    assert!(eval(spec("a", None, None, Metric::AtLeast, 2.0), Scope::CaseScalar, &cases, &s).0);
-    assert!(!eval(spec("a", None, None, Metric::AtLeast, 2.01), Scope::CaseScalar, &cases, &s).0);
-    assert!(eval(spec("a", None, None, Metric::AtMost, 2.0), Scope::CaseScalar, &cases, &s).0);
-    assert!(!eval(spec("a", None, None, Metric::AtMost, 1.99), Scope::CaseScalar, &cases, &s).0);
-    let summary = StudySummary { scalars: vec![Scalar::new("order", 1.97, "")], ..StudySummary::default() };
-    let rows = checks::evaluate(&ResolvedCheck { spec: spec("order", None, Some(2.0), Metric::Abs, 0.1), file: None, scope: Scope::Study }, "s", &cases, &summary);
+    assert!(
+        eval(
+            spec("a", None, Some(2.05), Metric::Abs, 0.06),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        !eval(
+            spec("a", None, Some(2.1), Metric::Abs, 0.06),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        eval(
+            spec("a", Some("b"), None, Metric::Rel, 0.05),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        !eval(
+            spec("a", Some("b"), None, Metric::Rel, 0.04),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        eval(
+            spec("a", None, None, Metric::AtLeast, 2.0),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        !eval(
+            spec("a", None, None, Metric::AtLeast, 2.01),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        eval(
+            spec("a", None, None, Metric::AtMost, 2.0),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    assert!(
+        !eval(
+            spec("a", None, None, Metric::AtMost, 1.99),
+            Scope::CaseScalar,
+            &cases,
+            &s
+        )
+        .0
+    );
+    let summary = StudySummary {
+        scalars: vec![Scalar::new("order", 1.97, "")],
+        ..StudySummary::default()
+    };
+    let rows = checks::evaluate(
+        &ResolvedCheck {
+            spec: spec("order", None, Some(2.0), Metric::Abs, 0.1),
+            file: None,
+            scope: Scope::Study,
+        },
+        "s",
+        &cases,
+        &summary,
+    );
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].case, "*");
     assert!(rows[0].passed);
-    let summary = StudySummary { scalars: vec![Scalar::new("order", 1.0, "")], ..StudySummary::default() };
-    let rows = checks::evaluate(&ResolvedCheck { spec: spec("order", None, Some(2.0), Metric::Abs, 0.1), file: None, scope: Scope::Study }, "s", &cases, &summary);
+    let summary = StudySummary {
+        scalars: vec![Scalar::new("order", 1.0, "")],
+        ..StudySummary::default()
+    };
+    let rows = checks::evaluate(
+        &ResolvedCheck {
+            spec: spec("order", None, Some(2.0), Metric::Abs, 0.1),
+            file: None,
+            scope: Scope::Study,
+        },
+        "s",
+        &cases,
+        &summary,
+    );
     assert!(!rows[0].passed);
 }
 
 #[test]
 fn failed_cases_and_missing_quantities_fail() {
-    let failed: [(String, CaseResult); 1] = [("k".into(), Err(SolverError::Other { method: "m".into(), message: "boom".into() }))];
-    let rows = checks::evaluate(&ResolvedCheck { spec: spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0), file: None, scope: Scope::Columns }, "s", &failed, &StudySummary::default());
+    let failed: [(String, CaseResult); 1] = [(
+        "k".into(),
+        Err(SolverError::Other {
+            method: "m".into(),
+            message: "boom".into(),
+        }),
+    )];
+    let rows = checks::evaluate(
+        &ResolvedCheck {
+            spec: spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0),
+            file: None,
+            scope: Scope::Columns,
+        },
+        "s",
+        &failed,
+        &StudySummary::default(),
+    );
     assert!(!rows[0].passed && rows[0].detail.contains("boom"));
     let cases = [case(curve(&T, &X), curve(&T, &X), vec![])];
-    let (passed, _) = eval(spec("missing", None, Some(1.0), Metric::Abs, 1.0), Scope::CaseScalar, &cases, &StudySummary::default());
+    let (passed, _) = eval(
+        spec("missing", None, Some(1.0), Metric::Abs, 1.0),
+        Scope::CaseScalar,
+        &cases,
+        &StudySummary::default(),
+    );
     assert!(!passed);
 }
 
@@ -113,14 +284,22 @@ fn references_on_other_grids() {
     let x: Vec<f64> = t.iter().map(|t| (3.0 * t).sin()).collect();
     let coarse_t: Vec<f64> = (0..=10).map(|i| i as f64 * 0.1).collect();
     let coarse_x: Vec<f64> = coarse_t.iter().map(|t| (3.0 * t).sin()).collect();
-    let case_t = Table::new().with("t", "", t.clone()).with("x0", "", x.clone());
-    let reference = Table::new().with("t", "", coarse_t.clone()).with("x0", "", coarse_x.clone());
+    let case_t = Table::new()
+        .with("t", "", t.clone())
+        .with("x0", "", x.clone());
+    let reference = Table::new()
+        .with("t", "", coarse_t.clone())
+        .with("x0", "", coarse_x.clone());
     let (value, detail) = checks::curve_metric(Metric::MaxAbs, &case_t, &reference, "x*", None);
     assert!(value < 1e-15, "{value} {detail}");
     assert!(detail.contains("11 common"), "{detail}");
     // Shifted reference grid: interpolation error of a sine sampled at 0.1, about (0.1)^2/8 * 9.
     let shifted_t: Vec<f64> = coarse_t.iter().map(|t| t + 0.05).collect();
-    let shifted = Table::new().with("t", "", shifted_t.clone()).with("x0", "", shifted_t.iter().map(|t| (3.0 * t).sin()).collect());
+    let shifted = Table::new().with("t", "", shifted_t.clone()).with(
+        "x0",
+        "",
+        shifted_t.iter().map(|t| (3.0 * t).sin()).collect(),
+    );
     let (value, detail) = checks::curve_metric(Metric::MaxAbs, &case_t, &shifted, "x*", None);
     assert!(detail.contains("interpolated"), "{detail}");
     assert!(value > 1e-4 && value < 0.02, "{value}");
@@ -135,16 +314,56 @@ fn resolve_rejects_unknown_names_with_the_allowed_list() {
         tables: vec!["exact".into()],
     };
     let file = std::path::Path::new("spec.toml");
-    let ok = checks::resolve(&spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0), 0, &provides, file, "s", &["k".into()]);
+    let ok = checks::resolve(
+        &spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0),
+        0,
+        &provides,
+        file,
+        "s",
+        &["k".into()],
+    );
     assert_eq!(ok.map(|r| r.scope).ok(), Some(Scope::Columns));
-    let ok = checks::resolve(&spec("x3", Some("exact"), None, Metric::MaxAbs, 1.0), 0, &provides, file, "s", &["k".into()]);
+    let ok = checks::resolve(
+        &spec("x3", Some("exact"), None, Metric::MaxAbs, 1.0),
+        0,
+        &provides,
+        file,
+        "s",
+        &["k".into()],
+    );
     assert_eq!(ok.map(|r| r.scope).ok(), Some(Scope::Columns));
-    let err = checks::resolve(&spec("y*", Some("exact"), None, Metric::MaxAbs, 1.0), 2, &provides, file, "s", &[]).map(|_| ()).unwrap_err().to_string();
-    assert!(err.contains("study.check[2].quantity") && err.contains("order") && err.contains("x*"), "{err}");
-    let err = checks::resolve(&spec("amp", Some("nope"), None, Metric::Rel, 1.0), 0, &provides, file, "s", &[]).map(|_| ()).unwrap_err().to_string();
+    let err = checks::resolve(
+        &spec("y*", Some("exact"), None, Metric::MaxAbs, 1.0),
+        2,
+        &provides,
+        file,
+        "s",
+        &[],
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("study.check[2].quantity") && err.contains("order") && err.contains("x*"),
+        "{err}"
+    );
+    let err = checks::resolve(
+        &spec("amp", Some("nope"), None, Metric::Rel, 1.0),
+        0,
+        &provides,
+        file,
+        "s",
+        &[],
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("nope") && err.contains("amp"), "{err}");
     let mut only = spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0);
     only.cases = Some(vec!["other".into()]);
-    let err = checks::resolve(&only, 0, &provides, file, "s", &["k".into()]).map(|_| ()).unwrap_err().to_string();
+    let err = checks::resolve(&only, 0, &provides, file, "s", &["k".into()])
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("other") && err.contains("k"), "{err}");
 }

@@ -14,7 +14,11 @@ fn repo() -> PathBuf {
 }
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().expect("binary runs")
+    bin()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("binary runs")
 }
 
 fn stderr(o: &Output) -> String {
@@ -49,7 +53,10 @@ lcp_solver = "lemke"
 "#;
 
 fn bad_spec(replace: &str, with: &str) -> (tempfile::TempDir, Output) {
-    assert!(SDOF.contains(replace), "test bug: `{replace}` not in the spec");
+    assert!(
+        SDOF.contains(replace),
+        "test bug: `{replace}` not in the spec"
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("bad.toml");
     std::fs::write(&file, SDOF.replacen(replace, with, 1)).expect("write spec");
@@ -62,33 +69,113 @@ fn bad_spec(replace: &str, with: &str) -> (tempfile::TempDir, Output) {
 #[test]
 fn bad_specs_exit_2_with_a_message_naming_file_key_and_value() {
     let cases: &[(&str, &str, &[&str])] = &[
-        ("dt = 0.01", "dt = -0.01", &["bad.toml", "tiny", "study.integrator.dt", "-0.01", "> 0"]),
-        ("dt = 0.01", "dt = 0.01\nfoo = 1", &["bad.toml", "study.integrator", "unknown field `foo`"]),
-        ("t_end = 2.0", "t_end = 0.005", &["study.integrator.t_end", "0.005", "> dt"]),
-        ("alpha_b = 0.0", "alpha_b = 0.5", &["study.integrator.alpha_b", "0.5", "[-1/3, 0]"]),
-        ("lcp_solver = \"lemke\"", "lcp_solver = \"simplex\"", &["study.integrator.lcp_solver", "simplex", "lemke"]),
-        ("method = \"newmark-lcp\"", "method = \"rk4\"", &["study.integrator.method", "rk4", "newmark-lcp"]),
-        ("mass = [[1.0]]", "mass = [[-1.0]]", &["study.system.mass", "-1", "positive definite"]),
-        ("mass = [[1.0]]", "mass = [[1.0, 2.0]]", &["study.system.mass", "square"]),
-        ("direction = [1.0]", "direction = [1.0, 0.0]", &["study.system.gaps[0].direction", "1 numbers"]),
-        ("stiffness = 4.0", "stiffness = 0.0", &["study.system.gaps[0].stiffness", "> 0"]),
-        ("omega = 0.8", "omega = nan", &["study.excitation.omega", "NaN"]),
-        ("kind = \"gap-system\"", "kind = \"gap-sistem\"", &["study.kind", "gap-sistem", "gap-system"]),
-        ("x = [0.0]", "x = [0.0, 1.0]", &["study.initial.x", "1 numbers"]),
-        ("t_end = 2.0", "t_end = 2.005", &["study.integrator.t_end", "multiple of dt"]),
-        ("[study.system]", "[study.sistem]", &["unknown field `sistem`"]),
-        ("name = \"tiny\"", "name = \"Tiny Study\"", &["study.name", "Tiny Study", "lowercase"]),
-        ("name = \"tiny\"", "name = \"history\"", &["bad.toml", "study.name", "\"history\"", "performance history"]),
+        (
+            "dt = 0.01",
+            "dt = -0.01",
+            &["bad.toml", "tiny", "study.integrator.dt", "-0.01", "> 0"],
+        ),
+        (
+            "dt = 0.01",
+            "dt = 0.01\nfoo = 1",
+            &["bad.toml", "study.integrator", "unknown field `foo`"],
+        ),
+        (
+            "t_end = 2.0",
+            "t_end = 0.005",
+            &["study.integrator.t_end", "0.005", "> dt"],
+        ),
+        (
+            "alpha_b = 0.0",
+            "alpha_b = 0.5",
+            &["study.integrator.alpha_b", "0.5", "[-1/3, 0]"],
+        ),
+        (
+            "lcp_solver = \"lemke\"",
+            "lcp_solver = \"simplex\"",
+            &["study.integrator.lcp_solver", "simplex", "lemke"],
+        ),
+        (
+            "method = \"newmark-lcp\"",
+            "method = \"rk4\"",
+            &["study.integrator.method", "rk4", "newmark-lcp"],
+        ),
+        (
+            "mass = [[1.0]]",
+            "mass = [[-1.0]]",
+            &["study.system.mass", "-1", "positive definite"],
+        ),
+        (
+            "mass = [[1.0]]",
+            "mass = [[1.0, 2.0]]",
+            &["study.system.mass", "square"],
+        ),
+        (
+            "direction = [1.0]",
+            "direction = [1.0, 0.0]",
+            &["study.system.gaps[0].direction", "1 numbers"],
+        ),
+        (
+            "stiffness = 4.0",
+            "stiffness = 0.0",
+            &["study.system.gaps[0].stiffness", "> 0"],
+        ),
+        (
+            "omega = 0.8",
+            "omega = nan",
+            &["study.excitation.omega", "NaN"],
+        ),
+        (
+            "kind = \"gap-system\"",
+            "kind = \"gap-sistem\"",
+            &["study.kind", "gap-sistem", "gap-system"],
+        ),
+        (
+            "x = [0.0]",
+            "x = [0.0, 1.0]",
+            &["study.initial.x", "1 numbers"],
+        ),
+        (
+            "t_end = 2.0",
+            "t_end = 2.005",
+            &["study.integrator.t_end", "multiple of dt"],
+        ),
+        (
+            "[study.system]",
+            "[study.sistem]",
+            &["unknown field `sistem`"],
+        ),
+        (
+            "name = \"tiny\"",
+            "name = \"Tiny Study\"",
+            &["study.name", "Tiny Study", "lowercase"],
+        ),
+        (
+            "name = \"tiny\"",
+            "name = \"history\"",
+            &[
+                "bad.toml",
+                "study.name",
+                "\"history\"",
+                "performance history",
+            ],
+        ),
     ];
     for (replace, with, expected) in cases {
         let (dir, out) = bad_spec(replace, with);
         let msg = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "`{with}`: exit code; stderr: {msg}");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
         for e in *expected {
             assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
         }
         assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
-        assert!(!dir.path().join("out").exists(), "`{with}`: results written despite bad input");
+        assert!(
+            !dir.path().join("out").exists(),
+            "`{with}`: results written despite bad input"
+        );
     }
 }
 
@@ -96,12 +183,30 @@ fn bad_specs_exit_2_with_a_message_naming_file_key_and_value() {
 fn bad_checks_and_sweeps_are_rejected_before_running() {
     let with_check = |check: &str| format!("{SDOF}\n[[study.check]]\n{check}\n");
     let cases: &[(&str, &[&str])] = &[
-        ("name = \"c\"\nquantity = \"y*\"\nreference = \"exact\"\nmetric = \"max-abs\"\ntolerance = 1e-3", &["study.check[0].quantity", "y*", "x*"]),
-        ("name = \"c\"\nquantity = \"x*\"\nreference = \"exakt\"\nmetric = \"max-abs\"\ntolerance = 1e-3", &["study.check[0].reference", "exakt", "exact"]),
-        ("name = \"c\"\nquantity = \"x*\"\nreference = \"missing.csv\"\nmetric = \"max-abs\"\ntolerance = 1e-3", &["study.check[0].reference", "missing.csv", "no such file"]),
-        ("name = \"c\"\nquantity = \"x*\"\nreference = \"exact\"\nmetric = \"max-abs\"\ntolerance = -1.0", &["study.check[0].tolerance", "-1"]),
-        ("name = \"c\"\nquantity = \"x*\"\nreference = \"exact\"\nmetric = \"biggest\"\ntolerance = 1.0", &["study.check", "unknown variant `biggest`"]),
-        ("name = \"c\"\nquantity = \"x*\"\nreference = \"exact\"\nmetric = \"abs\"\ntolerance = 1.0", &["study.check[0].metric", "curve metric"]),
+        (
+            "name = \"c\"\nquantity = \"y*\"\nreference = \"exact\"\nmetric = \"max-abs\"\ntolerance = 1e-3",
+            &["study.check[0].quantity", "y*", "x*"],
+        ),
+        (
+            "name = \"c\"\nquantity = \"x*\"\nreference = \"exakt\"\nmetric = \"max-abs\"\ntolerance = 1e-3",
+            &["study.check[0].reference", "exakt", "exact"],
+        ),
+        (
+            "name = \"c\"\nquantity = \"x*\"\nreference = \"missing.csv\"\nmetric = \"max-abs\"\ntolerance = 1e-3",
+            &["study.check[0].reference", "missing.csv", "no such file"],
+        ),
+        (
+            "name = \"c\"\nquantity = \"x*\"\nreference = \"exact\"\nmetric = \"max-abs\"\ntolerance = -1.0",
+            &["study.check[0].tolerance", "-1"],
+        ),
+        (
+            "name = \"c\"\nquantity = \"x*\"\nreference = \"exact\"\nmetric = \"biggest\"\ntolerance = 1.0",
+            &["study.check", "unknown variant `biggest`"],
+        ),
+        (
+            "name = \"c\"\nquantity = \"x*\"\nreference = \"exact\"\nmetric = \"abs\"\ntolerance = 1.0",
+            &["study.check[0].metric", "curve metric"],
+        ),
     ];
     for (check, expected) in cases {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -119,7 +224,11 @@ fn bad_checks_and_sweeps_are_rejected_before_running() {
     std::fs::write(dir.path().join("s.toml"), spec).expect("write");
     let out = run_in(dir.path(), &["s.toml"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown field `dtt`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown field `dtt`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -130,7 +239,11 @@ fn missing_files_duplicate_names_and_unknown_only_are_input_errors() {
     assert!(stderr(&out).contains("nope.toml"));
 
     std::fs::write(dir.path().join("a.toml"), SDOF).expect("write");
-    std::fs::write(dir.path().join("suite.toml"), "include = [\"a.toml\", \"a.toml\"]\n").expect("write");
+    std::fs::write(
+        dir.path().join("suite.toml"),
+        "include = [\"a.toml\", \"a.toml\"]\n",
+    )
+    .expect("write");
     let out = run_in(dir.path(), &["suite"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unique"), "{}", stderr(&out));
@@ -138,9 +251,17 @@ fn missing_files_duplicate_names_and_unknown_only_are_input_errors() {
     std::fs::write(dir.path().join("one.toml"), "include = [\"a.toml\"]\n").expect("write");
     let out = run_in(dir.path(), &["one", "--only", "other"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--only") && stderr(&out).contains("tiny"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--only") && stderr(&out).contains("tiny"),
+        "{}",
+        stderr(&out)
+    );
 
-    std::fs::write(dir.path().join("cycle.toml"), "include = [\"cycle.toml\"]\n").expect("write");
+    std::fs::write(
+        dir.path().join("cycle.toml"),
+        "include = [\"cycle.toml\"]\n",
+    )
+    .expect("write");
     let out = run_in(dir.path(), &["cycle.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cycle"), "{}", stderr(&out));
@@ -148,35 +269,60 @@ fn missing_files_duplicate_names_and_unknown_only_are_input_errors() {
     std::fs::write(dir.path().join("syntax.toml"), "[[study]\nname = 1\n").expect("write");
     let out = run_in(dir.path(), &["syntax.toml"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("syntax.toml") && stderr(&out).contains("TOML"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("syntax.toml") && stderr(&out).contains("TOML"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn lcp_solve_prints_the_fixed_json() {
     let file = repo().join("reference-data/lcp/lcp_deudeu.dat");
     for solver in ["lemke", "pgs", "newton-min", "newton-fb", "auto"] {
-        let out = bin().args(["lcp", "solve"]).arg(&file).args(["--solver", solver]).output().expect("runs");
+        let out = bin()
+            .args(["lcp", "solve"])
+            .arg(&file)
+            .args(["--solver", solver])
+            .output()
+            .expect("runs");
         assert_eq!(out.status.code(), Some(0), "{solver}: {}", stderr(&out));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
         assert_eq!(json["status"], "solved", "{solver}: {json}");
         assert_eq!(json["z"].as_array().map(Vec::len), Some(2));
-        assert!(json["residual"].as_f64().is_some_and(|r| r <= 1e-10), "{json}");
+        assert!(
+            json["residual"].as_f64().is_some_and(|r| r <= 1e-10),
+            "{json}"
+        );
         assert!(json["iterations"].as_u64().is_some());
         assert!(json["solver"].as_str().is_some_and(|s| !s.is_empty()));
     }
     let infeasible = repo().join("reference-data/lcp/lcp_Pang_isolated_sol_perturbed.dat");
-    let out = bin().args(["lcp", "solve"]).arg(&infeasible).output().expect("runs");
+    let out = bin()
+        .args(["lcp", "solve"])
+        .arg(&infeasible)
+        .output()
+        .expect("runs");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(json["status"], "infeasible", "{json}");
 
-    let out = bin().args(["lcp", "solve"]).arg(&file).args(["--solver", "simplex"]).output().expect("runs");
+    let out = bin()
+        .args(["lcp", "solve"])
+        .arg(&file)
+        .args(["--solver", "simplex"])
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("simplex") && stderr(&out).contains("lemke"));
 
     let dir = tempfile::tempdir().expect("tempdir");
     let garbage = dir.path().join("bad.dat");
     std::fs::write(&garbage, "3\n0\n3 3\n3 3\n1 2\n").expect("write");
-    let out = bin().args(["lcp", "solve"]).arg(&garbage).output().expect("runs");
+    let out = bin()
+        .args(["lcp", "solve"])
+        .arg(&garbage)
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad.dat"), "{}", stderr(&out));
 }
@@ -200,19 +346,38 @@ fn quick_suite_passes_and_reruns_identically() {
             .arg(dir.path().join(format!("{name}-report")))
             .output()
             .expect("runs");
-        assert_eq!(out.status.code(), Some(0), "quick suite failed:\n{}\n{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "quick suite failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            stderr(&out)
+        );
     };
     run("a");
     run("b");
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-    for f in ["checks.csv", "timings.csv", "manifest.json", "sdof-gap/sdof-gap.csv", "sdof-gap/sdof-gap.exact.csv", "sdof-gap/summary.csv"] {
+    for f in [
+        "checks.csv",
+        "timings.csv",
+        "manifest.json",
+        "sdof-gap/sdof-gap.csv",
+        "sdof-gap/sdof-gap.exact.csv",
+        "sdof-gap/summary.csv",
+    ] {
         assert!(a.join(f).is_file(), "missing {f}");
     }
     let checks = String::from_utf8(read(&a.join("checks.csv"))).expect("utf8");
-    assert!(checks.starts_with("study,case,check,value,tolerance,passed"), "{checks}");
+    assert!(
+        checks.starts_with("study,case,check,value,tolerance,passed"),
+        "{checks}"
+    );
     let timings = String::from_utf8(read(&a.join("timings.csv"))).expect("utf8");
     assert!(timings.starts_with("study,case,method,wall_s"), "{timings}");
-    assert!(timings.lines().next().is_some_and(|h| h.contains("steps")), "{timings}");
+    assert!(
+        timings.lines().next().is_some_and(|h| h.contains("steps")),
+        "{timings}"
+    );
     let mut compared = 0;
     for study in std::fs::read_dir(&a).expect("read out dir") {
         let study = study.expect("entry").path();
@@ -222,14 +387,24 @@ fn quick_suite_passes_and_reruns_identically() {
         for f in std::fs::read_dir(&study).expect("read study dir") {
             let f = f.expect("entry").path();
             if f.extension().is_some_and(|e| e == "csv") {
-                let other = b.join(study.file_name().expect("name")).join(f.file_name().expect("name"));
-                assert!(read(&f) == read(&other), "{} differs between runs", f.display());
+                let other = b
+                    .join(study.file_name().expect("name"))
+                    .join(f.file_name().expect("name"));
+                assert!(
+                    read(&f) == read(&other),
+                    "{} differs between runs",
+                    f.display()
+                );
                 compared += 1;
             }
         }
     }
     assert!(compared > 10, "compared only {compared} files");
-    assert_eq!(read(&a.join("checks.csv")), read(&b.join("checks.csv")), "checks.csv differs between runs");
+    assert_eq!(
+        read(&a.join("checks.csv")),
+        read(&b.join("checks.csv")),
+        "checks.csv differs between runs"
+    );
     assert!(dir.path().join("a-report/index.html").is_file());
     assert!(dir.path().join("a-report/README.md").is_file());
 }

@@ -2,9 +2,13 @@
 //! equation exactly, the linear case matches the closed form at second order,
 //! and Bossak (alpha_b < 0) stays second order.
 
-use contact_harness::integrators::newmark::{self, DenseLcpStep, NewmarkParams, StepSolver, Trajectory};
+use contact_harness::integrators::newmark::{
+    self, DenseLcpStep, NewmarkParams, StepSolver, Trajectory,
+};
 use contact_harness::lcp::{LcpOptions, LcpSolverKind};
-use contact_harness::models::gap_system::{GapSprings, GapSystem, Harmonic, csr_from_rows, to_dense};
+use contact_harness::models::gap_system::{
+    GapSprings, GapSystem, Harmonic, csr_from_rows, to_dense,
+};
 use nalgebra::DVector;
 
 fn sdof(c: f64, gap: Option<(f64, f64)>, f: f64, omega: f64) -> GapSystem {
@@ -16,19 +20,36 @@ fn sdof(c: f64, gap: Option<(f64, f64)>, f: f64, omega: f64) -> GapSystem {
         mass: csr_from_rows(&[vec![1.0]]),
         damping: csr_from_rows(&[vec![c]]),
         stiffness: csr_from_rows(&[vec![1.0]]),
-        springs: GapSprings { directions: dirs, gaps, stiffness: ks },
-        excitation: Harmonic { amplitude: vec![f], omega },
+        springs: GapSprings {
+            directions: dirs,
+            gaps,
+            stiffness: ks,
+        },
+        excitation: Harmonic {
+            amplitude: vec![f],
+            omega,
+        },
     }
 }
 
 fn params(dt: f64, t_end: f64, alpha_b: f64) -> NewmarkParams {
-    NewmarkParams { dt, steps: (t_end / dt).round() as usize, alpha_b, output_every: 1, lcp_solver: LcpSolverKind::Lemke, lcp_options: LcpOptions::default() }
+    NewmarkParams {
+        dt,
+        steps: (t_end / dt).round() as usize,
+        alpha_b,
+        output_every: 1,
+        lcp_solver: LcpSolverKind::Lemke,
+        lcp_options: LcpOptions::default(),
+    }
 }
 
 fn run(system: &GapSystem, p: &NewmarkParams, x0: f64, v0: f64) -> Trajectory {
     let k_eff = newmark::effective_stiffness(system, p);
-    let mut step = DenseLcpStep::new(system, &k_eff, p.lcp_solver, p.lcp_options.clone()).expect("K_eff invertible");
-    newmark::integrate(system, p, &[x0], &[v0], &mut step, |_| {}).expect("runs").0
+    let mut step = DenseLcpStep::new(system, &k_eff, p.lcp_solver, p.lcp_options.clone())
+        .expect("K_eff invertible");
+    newmark::integrate(system, p, &[x0], &[v0], &mut step, |_| {})
+        .expect("runs")
+        .0
 }
 
 /// x'' + 2 zeta w x' + w^2 x = F cos(W t), x(0) = 1, v(0) = 0, by hand.
@@ -43,11 +64,16 @@ fn linear_exact(t: f64, zeta: f64, f: f64, big_w: f64) -> f64 {
     let vp0 = amp * big_w * phi.sin();
     // homogeneous with x(0) = 1 - xp0, v(0) = -vp0
     let (a, b) = (1.0 - xp0, (-vp0 + zeta * w * (1.0 - xp0)) / wd);
-    (-zeta * w * t).exp() * (a * (wd * t).cos() + b * (wd * t).sin()) + amp * (big_w * t - phi).cos()
+    (-zeta * w * t).exp() * (a * (wd * t).cos() + b * (wd * t).sin())
+        + amp * (big_w * t - phi).cos()
 }
 
 fn max_error(traj: &Trajectory, exact: impl Fn(f64) -> f64) -> f64 {
-    traj.t.iter().zip(&traj.x).map(|(t, x)| (x[0] - exact(*t)).abs()).fold(0.0, f64::max)
+    traj.t
+        .iter()
+        .zip(&traj.x)
+        .map(|(t, x)| (x[0] - exact(*t)).abs())
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -55,10 +81,20 @@ fn linear_case_converges_at_second_order_for_newmark_and_bossak() {
     let (zeta, f, big_w) = (0.05, 0.7, 1.3);
     let system = sdof(2.0 * zeta, None, f, big_w);
     for alpha_b in [0.0, -0.1, -0.3] {
-        let errors: Vec<f64> = [0.02, 0.01, 0.005].iter().map(|&dt| max_error(&run(&system, &params(dt, 20.0, alpha_b), 1.0, 0.0), |t| linear_exact(t, zeta, f, big_w))).collect();
+        let errors: Vec<f64> = [0.02, 0.01, 0.005]
+            .iter()
+            .map(|&dt| {
+                max_error(&run(&system, &params(dt, 20.0, alpha_b), 1.0, 0.0), |t| {
+                    linear_exact(t, zeta, f, big_w)
+                })
+            })
+            .collect();
         for w in errors.windows(2) {
             let order = (w[0] / w[1]).log2();
-            assert!((order - 2.0).abs() < 0.1, "alpha_b = {alpha_b}: errors {errors:?}, order {order}");
+            assert!(
+                (order - 2.0).abs() < 0.1,
+                "alpha_b = {alpha_b}: errors {errors:?}, order {order}"
+            );
         }
         assert!(errors[2] < 1e-3, "alpha_b = {alpha_b}: {errors:?}");
     }
@@ -70,37 +106,79 @@ fn linear_case_converges_at_second_order_for_newmark_and_bossak() {
 fn each_step_solves_the_nonlinear_step_equation() {
     // A 3-DOF system with three gaps, one between masses.
     let system = GapSystem {
-        mass: csr_from_rows(&[vec![1.0, 0.0, 0.0], vec![0.0, 1.5, 0.0], vec![0.0, 0.0, 2.0]]),
-        damping: csr_from_rows(&[vec![0.064, -0.024, 0.0], vec![-0.024, 0.07, -0.016], vec![0.0, -0.016, 0.056]]),
-        stiffness: csr_from_rows(&[vec![2.2, -1.2, 0.0], vec![-1.2, 2.0, -0.8], vec![0.0, -0.8, 0.8]]),
+        mass: csr_from_rows(&[
+            vec![1.0, 0.0, 0.0],
+            vec![0.0, 1.5, 0.0],
+            vec![0.0, 0.0, 2.0],
+        ]),
+        damping: csr_from_rows(&[
+            vec![0.064, -0.024, 0.0],
+            vec![-0.024, 0.07, -0.016],
+            vec![0.0, -0.016, 0.056],
+        ]),
+        stiffness: csr_from_rows(&[
+            vec![2.2, -1.2, 0.0],
+            vec![-1.2, 2.0, -0.8],
+            vec![0.0, -0.8, 0.8],
+        ]),
         springs: GapSprings {
-            directions: csr_from_rows(&[vec![1.0, 0.0, 0.0], vec![-1.0, 1.0, 0.0], vec![0.0, 0.0, -1.0]]),
+            directions: csr_from_rows(&[
+                vec![1.0, 0.0, 0.0],
+                vec![-1.0, 1.0, 0.0],
+                vec![0.0, 0.0, -1.0],
+            ]),
             gaps: vec![0.3, 0.2, 0.4],
             stiffness: vec![5.0, 3.0, 8.0],
         },
-        excitation: Harmonic { amplitude: vec![0.5, 0.0, 1.0], omega: 0.9 },
+        excitation: Harmonic {
+            amplitude: vec![0.5, 0.0, 1.0],
+            omega: 0.9,
+        },
     };
     let p = params(0.05, 1.0, 0.0);
     let k_eff = newmark::effective_stiffness(&system, &p);
-    for solver in [LcpSolverKind::Lemke, LcpSolverKind::Pgs, LcpSolverKind::NewtonFb] {
-        let mut step = DenseLcpStep::new(&system, &k_eff, solver, LcpOptions::default()).expect("invertible");
+    for solver in [
+        LcpSolverKind::Lemke,
+        LcpSolverKind::Pgs,
+        LcpSolverKind::NewtonFb,
+    ] {
+        let mut step =
+            DenseLcpStep::new(&system, &k_eff, solver, LcpOptions::default()).expect("invertible");
         let mut engaged = 0;
         for k in 0..50 {
             // Right-hand sides that engage different subsets of the springs.
-            let r: Vec<f64> = (0..3).map(|i| 1500.0 * ((k * 7 + i * 3) as f64).sin()).collect();
+            let r: Vec<f64> = (0..3)
+                .map(|i| 1500.0 * ((k * 7 + i * 3) as f64).sin())
+                .collect();
             let (mut x, mut f) = (vec![0.0; 3], vec![0.0; 3]);
-            step.solve(&r, &[0.0; 3], &mut x, &mut f, k, 0.0).expect("solved");
+            step.solve(&r, &[0.0; 3], &mut x, &mut f, k, 0.0)
+                .expect("solved");
             engaged += step.active();
             let forces = system.springs.forces(&x);
-            let mut lhs = (&k_eff * DVector::from_column_slice(&x)).as_slice().to_vec();
+            let mut lhs = (&k_eff * DVector::from_column_slice(&x))
+                .as_slice()
+                .to_vec();
             system.springs.add_transposed(&forces, &mut lhs);
-            let residual = lhs.iter().zip(&r).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-            assert!(residual < 1e-9 * 1500.0, "{solver:?} step {k}: residual {residual}");
+            let residual = lhs
+                .iter()
+                .zip(&r)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(
+                residual < 1e-9 * 1500.0,
+                "{solver:?} step {k}: residual {residual}"
+            );
             for (fa, fb) in f.iter().zip(&forces) {
-                assert!((fa - fb).abs() < 1e-9 * 1500.0, "{solver:?}: LCP force {fa} vs k max(0, y) = {fb}");
+                assert!(
+                    (fa - fb).abs() < 1e-9 * 1500.0,
+                    "{solver:?}: LCP force {fa} vs k max(0, y) = {fb}"
+                );
             }
         }
-        assert!(engaged > 20, "{solver:?}: the test engaged only {engaged} springs");
+        assert!(
+            engaged > 20,
+            "{solver:?}: the test engaged only {engaged} springs"
+        );
     }
     let _ = to_dense(&system.mass);
 }

@@ -141,7 +141,13 @@ impl CheckSpec {
             (false, Some(_), None) => {}
             (false, None, Some(v)) if v.is_finite() && !self.metric.is_curve() => {}
             (false, None, Some(v)) if !v.is_finite() => {
-                return Err(InputError::value(file, study, key("value"), v, "a finite number"));
+                return Err(InputError::value(
+                    file,
+                    study,
+                    key("value"),
+                    v,
+                    "a finite number",
+                ));
             }
             (false, None, Some(_)) => {
                 return Err(InputError::value(
@@ -223,9 +229,10 @@ pub fn resolve(
 ) -> Result<ResolvedCheck, InputError> {
     let key = |k: &str| format!("study.check[{index}].{k}");
     let q = spec.quantity.as_str();
-    let column_pattern_known = provides.columns.iter().any(|p| {
-        p == q || crate::harness::table::name_matches(p, q)
-    });
+    let column_pattern_known = provides
+        .columns
+        .iter()
+        .any(|p| p == q || crate::harness::table::name_matches(p, q));
     let mut scope = if provides.study_scalars.iter().any(|s| s == q) {
         Scope::Study
     } else if provides.case_scalars.iter().any(|s| s == q) {
@@ -276,10 +283,22 @@ pub fn resolve(
         if let Some(rel) = spec.reference_file() {
             let dir = file.parent().unwrap_or(Path::new("."));
             let path = dir.join(rel);
-            let bad = |message: String| InputError::value(file, study, key("reference"), format!("\"{reference}\""), message);
+            let bad = |message: String| {
+                InputError::value(
+                    file,
+                    study,
+                    key("reference"),
+                    format!("\"{reference}\""),
+                    message,
+                )
+            };
             let table = crate::harness::reference::read_csv(&path).map_err(bad)?;
             let wanted = spec.column.as_deref().unwrap_or(q);
-            let found = if wanted.ends_with('*') { !table.matching(wanted).is_empty() } else { table.column(wanted).is_some() };
+            let found = if wanted.ends_with('*') {
+                !table.matching(wanted).is_empty()
+            } else {
+                table.column(wanted).is_some()
+            };
             if !found {
                 return Err(bad(format!("the file has no column `{wanted}`")));
             }
@@ -292,27 +311,52 @@ pub fn resolve(
                 }
                 scope = Scope::SummaryCurve;
             } else if scope == Scope::Study {
-                return Err(bad("a reference file needs a column or case-scalar quantity".into()));
+                return Err(bad(
+                    "a reference file needs a column or case-scalar quantity".into(),
+                ));
             }
             loaded = Some((path, table));
         } else {
             let known = match scope {
                 Scope::Columns => provides.tables.iter().any(|t| t == reference),
-                _ => provides.study_scalars.iter().chain(&provides.case_scalars).any(|s| s == reference),
+                _ => provides
+                    .study_scalars
+                    .iter()
+                    .chain(&provides.case_scalars)
+                    .any(|s| s == reference),
             };
             if !known {
                 let allowed = match scope {
-                    Scope::Columns => format!("a table of the case ({}) or a .csv file", provides.tables.join(", ")),
+                    Scope::Columns => format!(
+                        "a table of the case ({}) or a .csv file",
+                        provides.tables.join(", ")
+                    ),
                     _ => format!(
                         "a scalar ({})",
-                        provides.study_scalars.iter().chain(&provides.case_scalars).cloned().collect::<Vec<_>>().join(", ")
+                        provides
+                            .study_scalars
+                            .iter()
+                            .chain(&provides.case_scalars)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 };
-                return Err(InputError::value(file, study, key("reference"), format!("\"{reference}\""), allowed));
+                return Err(InputError::value(
+                    file,
+                    study,
+                    key("reference"),
+                    format!("\"{reference}\""),
+                    allowed,
+                ));
             }
         }
     }
-    Ok(ResolvedCheck { spec: spec.clone(), file: loaded, scope })
+    Ok(ResolvedCheck {
+        spec: spec.clone(),
+        file: loaded,
+        scope,
+    })
 }
 
 /// Evaluates one check on a study's results: one row per case (or one row
@@ -378,7 +422,13 @@ pub fn evaluate(
                     _ => None,
                 };
                 match reference {
-                    Some(r) => curve_metric(spec.metric, &output.series, r, &spec.quantity, spec.column.as_deref()),
+                    Some(r) => curve_metric(
+                        spec.metric,
+                        &output.series,
+                        r,
+                        &spec.quantity,
+                        spec.column.as_deref(),
+                    ),
                     None => (f64::NAN, format!("case has no table `{}`", reference_label)),
                 }
             }
@@ -409,7 +459,11 @@ fn scalar_metric(metric: Metric, y: Option<f64>, r: Option<f64>, quantity: &str)
                 return (f64::NAN, "reference scalar was not produced".into());
             };
             let err = (y - r).abs();
-            let value = if metric == Metric::Abs { err } else { relative(err, r.abs()) };
+            let value = if metric == Metric::Abs {
+                err
+            } else {
+                relative(err, r.abs())
+            };
             (value, format!("{quantity} = {y:.6e}, reference {r:.6e}"))
         }
         _ => (f64::NAN, "curve metric on a scalar".into()),
@@ -448,7 +502,11 @@ pub struct CurveDifference {
 impl CurveDifference {
     /// Root mean square of y - r over the compared points.
     pub fn rms(&self) -> f64 {
-        if self.points == 0 { f64::NAN } else { (self.sum_sq / self.points as f64).sqrt() }
+        if self.points == 0 {
+            f64::NAN
+        } else {
+            (self.sum_sq / self.points as f64).sqrt()
+        }
     }
 }
 
@@ -456,10 +514,19 @@ impl CurveDifference {
 /// of the same names (every reference column matching the pattern must
 /// exist in the case), or the single case column `pattern` with the
 /// reference column `ref_column`.
-pub fn curve_difference(case: &Table, reference: &Table, pattern: &str, ref_column: Option<&str>) -> Result<CurveDifference, String> {
+pub fn curve_difference(
+    case: &Table,
+    reference: &Table,
+    pattern: &str,
+    ref_column: Option<&str>,
+) -> Result<CurveDifference, String> {
     let names: Vec<(String, String)> = match ref_column {
         Some(rc) => vec![(pattern.to_string(), rc.to_string())],
-        None => reference.matching(pattern).iter().map(|n| (n.to_string(), n.to_string())).collect(),
+        None => reference
+            .matching(pattern)
+            .iter()
+            .map(|n| (n.to_string(), n.to_string()))
+            .collect(),
     };
     if names.is_empty() {
         return Err(format!("no reference column matches `{pattern}`"));
@@ -468,10 +535,22 @@ pub fn curve_difference(case: &Table, reference: &Table, pattern: &str, ref_colu
         return Err("empty table".into());
     };
     let pairs = align(&xs.values, &xr.values)?;
-    let mut d = CurveDifference { max_abs: 0.0, max_ref: 0.0, sum_sq: 0.0, sum_ref_sq: 0.0, points: 0, columns: names.len(), interpolated: pairs.iter().any(|p| p.interpolated) };
+    let mut d = CurveDifference {
+        max_abs: 0.0,
+        max_ref: 0.0,
+        sum_sq: 0.0,
+        sum_ref_sq: 0.0,
+        points: 0,
+        columns: names.len(),
+        interpolated: pairs.iter().any(|p| p.interpolated),
+    };
     for (name, ref_name) in &names {
-        let r = reference.values(ref_name).ok_or_else(|| format!("reference has no column `{ref_name}`"))?;
-        let y = case.values(name).ok_or_else(|| format!("case has no column `{name}`"))?;
+        let r = reference
+            .values(ref_name)
+            .ok_or_else(|| format!("reference has no column `{ref_name}`"))?;
+        let y = case
+            .values(name)
+            .ok_or_else(|| format!("case has no column `{name}`"))?;
         for p in &pairs {
             let rv = p.interpolate(r);
             let e = y[p.case_row] - rv;
@@ -489,7 +568,13 @@ pub fn curve_difference(case: &Table, reference: &Table, pattern: &str, ref_colu
 }
 
 /// Curve metric of [`curve_difference`], with a detail line.
-pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &str, ref_column: Option<&str>) -> (f64, String) {
+pub fn curve_metric(
+    metric: Metric,
+    case: &Table,
+    reference: &Table,
+    pattern: &str,
+    ref_column: Option<&str>,
+) -> (f64, String) {
     let d = match curve_difference(case, reference, pattern, ref_column) {
         Ok(d) => d,
         Err(msg) => return (f64::NAN, msg),
@@ -500,14 +585,28 @@ pub fn curve_metric(metric: Metric, case: &Table, reference: &Table, pattern: &s
         Metric::RmsRel => relative(d.sum_sq.sqrt(), d.sum_ref_sq.sqrt()),
         _ => f64::NAN,
     };
-    let how = if d.interpolated { "interpolated" } else { "common" };
+    let how = if d.interpolated {
+        "interpolated"
+    } else {
+        "common"
+    };
     let per_column = d.points / d.columns.max(1);
-    (value, format!("{} column(s) at {per_column} {how} points; max |ref| = {:.3e}", d.columns, d.max_ref))
+    (
+        value,
+        format!(
+            "{} column(s) at {per_column} {how} points; max |ref| = {:.3e}",
+            d.columns, d.max_ref
+        ),
+    )
 }
 
 /// A case scalar over the cases (sorted by the abscissa scalar named by the
 /// file's first column) against the file's column.
-fn summary_curve(spec: &CheckSpec, cases: &[(String, CaseResult)], reference: &Table) -> (f64, String) {
+fn summary_curve(
+    spec: &CheckSpec,
+    cases: &[(String, CaseResult)],
+    reference: &Table,
+) -> (f64, String) {
     let Some(abscissa) = reference.abscissa().map(|c| c.name.clone()) else {
         return (f64::NAN, "empty reference".into());
     };
@@ -519,16 +618,29 @@ fn summary_curve(spec: &CheckSpec, cases: &[(String, CaseResult)], reference: &T
         match result {
             Ok(o) => match (o.scalar(&abscissa), o.scalar(&spec.quantity)) {
                 (Some(x), Some(y)) => pts.push((x, y)),
-                _ => return (f64::NAN, format!("case {name} lacks `{abscissa}` or `{}`", spec.quantity)),
+                _ => {
+                    return (
+                        f64::NAN,
+                        format!("case {name} lacks `{abscissa}` or `{}`", spec.quantity),
+                    );
+                }
             },
             Err(e) => return (f64::NAN, format!("case {name} failed: {e}")),
         }
     }
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (x, y): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
-    let table = Table::new().with(abscissa, "", x).with(spec.quantity.clone(), "", y);
+    let table = Table::new()
+        .with(abscissa, "", x)
+        .with(spec.quantity.clone(), "", y);
     let ref_column = spec.column.as_deref().unwrap_or(&spec.quantity);
-    curve_metric(spec.metric, &table, reference, &spec.quantity, Some(ref_column))
+    curve_metric(
+        spec.metric,
+        &table,
+        reference,
+        &spec.quantity,
+        Some(ref_column),
+    )
 }
 
 /// A comparison point: case row, and the reference value found between
@@ -556,7 +668,11 @@ fn align(xs: &[f64], xr: &[f64]) -> Result<Vec<Pair>, String> {
     if xr.is_empty() || xs.is_empty() {
         return Err("empty abscissa".into());
     }
-    let scale = xs.iter().chain(xr).fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+    let scale = xs
+        .iter()
+        .chain(xr)
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+        .max(1.0);
     let tol = 1e-9 * scale;
     // Common points: every reference point is a case point.
     let mut common = Vec::with_capacity(xr.len());
@@ -566,7 +682,12 @@ fn align(xs: &[f64], xr: &[f64]) -> Result<Vec<Pair>, String> {
             i += 1;
         }
         if i < xs.len() && (xs[i] - x).abs() <= tol {
-            common.push(Pair { case_row: i, lo: k, weight: 0.0, interpolated: false });
+            common.push(Pair {
+                case_row: i,
+                lo: k,
+                weight: 0.0,
+                interpolated: false,
+            });
         } else {
             common.clear();
             break;
@@ -586,11 +707,21 @@ fn align(xs: &[f64], xr: &[f64]) -> Result<Vec<Pair>, String> {
             k += 1;
         }
         if xr.len() == 1 {
-            pairs.push(Pair { case_row: row, lo: 0, weight: 0.0, interpolated: false });
+            pairs.push(Pair {
+                case_row: row,
+                lo: 0,
+                weight: 0.0,
+                interpolated: false,
+            });
             continue;
         }
         let w = ((x - xr[k]) / (xr[k + 1] - xr[k])).clamp(0.0, 1.0);
-        pairs.push(Pair { case_row: row, lo: k, weight: w, interpolated: true });
+        pairs.push(Pair {
+            case_row: row,
+            lo: k,
+            weight: w,
+            interpolated: true,
+        });
     }
     if pairs.is_empty() {
         return Err("case abscissa lies outside the reference range".into());

@@ -8,11 +8,18 @@ use std::time::Instant;
 
 /// CPU seconds consumed by the calling thread so far (NaN if unavailable).
 pub fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
     // supported on Linux (and returns an error code, not UB, elsewhere).
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc == 0 { ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9 } else { f64::NAN }
+    if rc == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        f64::NAN
+    }
 }
 
 /// A started stopwatch over wall and thread CPU time.
@@ -25,12 +32,18 @@ pub struct Stopwatch {
 impl Stopwatch {
     /// Starts now.
     pub fn start() -> Self {
-        Self { wall: Instant::now(), cpu: thread_cpu_seconds() }
+        Self {
+            wall: Instant::now(),
+            cpu: thread_cpu_seconds(),
+        }
     }
 
     /// (wall seconds, CPU seconds) since the start.
     pub fn elapsed(&self) -> (f64, f64) {
-        (self.wall.elapsed().as_secs_f64(), thread_cpu_seconds() - self.cpu)
+        (
+            self.wall.elapsed().as_secs_f64(),
+            thread_cpu_seconds() - self.cpu,
+        )
     }
 }
 

@@ -90,6 +90,8 @@ pub struct RunResult {
 impl RunResult {
     /// True when every check of every study passed.
     pub fn all_passed(&self) -> bool {
-        self.studies.iter().all(|s| s.checks.iter().all(|c| c.passed))
+        self.studies
+            .iter()
+            .all(|s| s.checks.iter().all(|c| c.passed))
     }
 }

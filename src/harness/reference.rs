@@ -32,7 +32,10 @@ pub fn read_csv(path: &Path) -> Result<Table, String> {
             .map(|v| v.unwrap_or(f64::NAN))
             .collect();
         if values.iter().any(|v| v.is_nan()) {
-            return Err(format!("column `{name}` of {} has empty or non-numeric cells", path.display()));
+            return Err(format!(
+                "column `{name}` of {} has empty or non-numeric cells",
+                path.display()
+            ));
         }
         table.push(name, "reference", values);
     }

@@ -35,7 +35,14 @@ pub fn plan(path: &Path, only: &[String]) -> Result<Vec<PlannedStudy>, InputErro
                 study: None,
                 key: "--only".into(),
                 value: Some(name.clone()),
-                expected: format!("a study of this file: {}", specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")),
+                expected: format!(
+                    "a study of this file: {}",
+                    specs
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             });
         }
     }
@@ -49,9 +56,15 @@ pub fn plan(path: &Path, only: &[String]) -> Result<Vec<PlannedStudy>, InputErro
                 .checks
                 .iter()
                 .enumerate()
-                .map(|(i, c)| checks::resolve(c, i, &provides, &spec.file, &spec.name, study.cases()))
+                .map(|(i, c)| {
+                    checks::resolve(c, i, &provides, &spec.file, &spec.name, study.cases())
+                })
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(PlannedStudy { spec, study, checks })
+            Ok(PlannedStudy {
+                spec,
+                study,
+                checks,
+            })
         })
         .collect()
 }
@@ -63,9 +76,10 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
     // the rayon workers, so each case runs on one core.
     faer::set_global_parallelism(faer::Par::Seq);
     let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template("{prefix:>32} [{bar:30}] {percent:>3}% {elapsed_precise}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
+    let style =
+        ProgressStyle::with_template("{prefix:>32} [{bar:30}] {percent:>3}% {elapsed_precise}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
     let jobs: Vec<(usize, usize)> = plan
         .iter()
         .enumerate()
@@ -83,14 +97,20 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             ((s, c), result)
         })
         .collect();
-    let mut per_study: Vec<Vec<Option<CaseResult>>> = plan.iter().map(|p| vec![None; p.study.cases().len()]).collect();
+    let mut per_study: Vec<Vec<Option<CaseResult>>> = plan
+        .iter()
+        .map(|p| vec![None; p.study.cases().len()])
+        .collect();
     for ((s, c), r) in results {
         per_study[s][c] = Some(r);
     }
     plan.iter()
         .zip(per_study)
         .map(|(p, results)| {
-            let cases: Vec<CaseResult> = results.into_iter().map(|r| r.expect("every job ran exactly once")).collect();
+            let cases: Vec<CaseResult> = results
+                .into_iter()
+                .map(|r| r.expect("every job ran exactly once"))
+                .collect();
             finish_study(p, cases)
         })
         .collect()
@@ -159,11 +179,20 @@ pub enum RunError {
 pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
     let planned = plan(&options.spec, &options.only)?;
     let resolved = spec::resolve_path(&options.spec);
-    let suite = resolved.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let suite = resolved
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let studies = execute(&planned);
     let spec_json = serde_json::Value::Array(planned.iter().map(spec_to_json).collect());
-    let manifest = crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
-    let run = RunResult { suite, studies, manifest, record_history: options.only.is_empty() };
+    let manifest =
+        crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
+    let run = RunResult {
+        suite,
+        studies,
+        manifest,
+        record_history: options.only.is_empty(),
+    };
     crate::harness::results::write_run(&options.out, &run)?;
     let history_path = options.out.join("history").join("history.csv");
     let history = if run.record_history {
@@ -199,10 +228,15 @@ fn toml_to_json(v: &toml::Value) -> serde_json::Value {
     match v {
         toml::Value::String(s) => serde_json::Value::String(s.clone()),
         toml::Value::Integer(i) => serde_json::Value::from(*i),
-        toml::Value::Float(f) => serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, serde_json::Value::Number),
+        toml::Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
         toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
         toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
         toml::Value::Array(a) => serde_json::Value::Array(a.iter().map(toml_to_json).collect()),
-        toml::Value::Table(t) => serde_json::Value::Object(t.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()),
+        toml::Value::Table(t) => serde_json::Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                .collect(),
+        ),
     }
 }

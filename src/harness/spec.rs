@@ -68,7 +68,11 @@ pub fn resolve_path(path: &Path) -> PathBuf {
         return path.to_path_buf();
     }
     let with_ext = path.with_extension("toml");
-    if with_ext.is_file() { with_ext } else { path.to_path_buf() }
+    if with_ext.is_file() {
+        with_ext
+    } else {
+        path.to_path_buf()
+    }
 }
 
 /// Loads a study file or suite (following includes) into its studies, in
@@ -203,21 +207,32 @@ fn linear() -> String {
 const RESERVED: [&str; 5] = ["name", "kind", "description", "sweep", "check"];
 
 fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputError> {
-    let key_err = |study: Option<&str>, key: &str, value: Option<String>, expected: &str| {
-        InputError::Key {
+    let key_err =
+        |study: Option<&str>, key: &str, value: Option<String>, expected: &str| InputError::Key {
             file: file.to_path_buf(),
             study: study.map(str::to_string),
             key: key.into(),
             value,
             expected: expected.into(),
-        }
-    };
+        };
     let name = match table.remove("name") {
         Some(toml::Value::String(s)) => s,
         Some(other) => {
-            return Err(key_err(None, "study.name", Some(other.to_string()), "a string"));
+            return Err(key_err(
+                None,
+                "study.name",
+                Some(other.to_string()),
+                "a string",
+            ));
         }
-        None => return Err(key_err(None, "study.name", None, "missing: every study needs a name")),
+        None => {
+            return Err(key_err(
+                None,
+                "study.name",
+                None,
+                "missing: every study needs a name",
+            ));
+        }
     };
     let valid_name = !name.is_empty()
         && name
@@ -242,7 +257,14 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
     let study = Some(name.as_str());
     let kind = match table.remove("kind") {
         Some(toml::Value::String(s)) => s,
-        Some(other) => return Err(key_err(study, "study.kind", Some(other.to_string()), "a string")),
+        Some(other) => {
+            return Err(key_err(
+                study,
+                "study.kind",
+                Some(other.to_string()),
+                "a string",
+            ));
+        }
         None => {
             return Err(key_err(
                 study,
@@ -264,7 +286,12 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
         None => String::new(),
         Some(toml::Value::String(s)) => s,
         Some(other) => {
-            return Err(key_err(study, "study.description", Some(other.to_string()), "a string"));
+            return Err(key_err(
+                study,
+                "study.description",
+                Some(other.to_string()),
+                "a string",
+            ));
         }
     };
     let sweeps = match table.remove("sweep") {
@@ -296,7 +323,15 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
     }
     debug_assert!(RESERVED.iter().all(|k| !table.contains_key(*k)));
     let cases = expand_cases(file, &name, &table, &sweeps)?;
-    Ok(StudySpec { file: file.to_path_buf(), name, kind, description, sweeps, cases, checks })
+    Ok(StudySpec {
+        file: file.to_path_buf(),
+        name,
+        kind,
+        description,
+        sweeps,
+        cases,
+        checks,
+    })
 }
 
 fn sweep_from_schema(
@@ -306,7 +341,10 @@ fn sweep_from_schema(
     s: SweepSchema,
 ) -> Result<Sweep, InputError> {
     let at = |k: &str| format!("study.sweep[{index}].{k}");
-    if s.key.is_empty() || s.key.split('.').any(|seg| seg.is_empty()) || RESERVED.contains(&s.key.as_str()) {
+    if s.key.is_empty()
+        || s.key.split('.').any(|seg| seg.is_empty())
+        || RESERVED.contains(&s.key.as_str())
+    {
         return Err(InputError::value(
             file,
             study,
@@ -324,17 +362,29 @@ fn sweep_from_schema(
                 study: Some(study.into()),
                 key: at("values"),
                 value: None,
-                expected: "exactly one of `values = [...]` or `range = { from, to, count, spacing }`".into(),
+                expected:
+                    "exactly one of `values = [...]` or `range = { from, to, count, spacing }`"
+                        .into(),
             });
         }
     };
     if values.is_empty() {
-        return Err(InputError::value(file, study, at("values"), "[]", "at least one value"));
+        return Err(InputError::value(
+            file,
+            study,
+            at("values"),
+            "[]",
+            "at least one value",
+        ));
     }
     let label = s
         .label
         .unwrap_or_else(|| s.key.rsplit('.').next().unwrap_or(&s.key).to_string());
-    Ok(Sweep { key: s.key, label, values })
+    Ok(Sweep {
+        key: s.key,
+        label,
+        values,
+    })
 }
 
 fn range_values(
@@ -344,14 +394,28 @@ fn range_values(
     r: &RangeSchema,
 ) -> Result<Vec<toml::Value>, InputError> {
     if !(r.from.is_finite() && r.to.is_finite()) {
-        return Err(InputError::value(file, study, key, format!("{{ from = {}, to = {} }}", r.from, r.to), "finite numbers"));
+        return Err(InputError::value(
+            file,
+            study,
+            key,
+            format!("{{ from = {}, to = {} }}", r.from, r.to),
+            "finite numbers",
+        ));
     }
     if r.count < 2 {
-        return Err(InputError::value(file, study, format!("{key}.count"), r.count, "an integer >= 2"));
+        return Err(InputError::value(
+            file,
+            study,
+            format!("{key}.count"),
+            r.count,
+            "an integer >= 2",
+        ));
     }
     let n = r.count - 1;
     let values: Vec<f64> = match r.spacing.as_str() {
-        "linear" => (0..=n).map(|i| r.from + (r.to - r.from) * i as f64 / n as f64).collect(),
+        "linear" => (0..=n)
+            .map(|i| r.from + (r.to - r.from) * i as f64 / n as f64)
+            .collect(),
         "log" => {
             if r.from <= 0.0 || r.to <= 0.0 {
                 return Err(InputError::value(
@@ -363,7 +427,9 @@ fn range_values(
                 ));
             }
             let (a, b) = (r.from.ln(), r.to.ln());
-            (0..=n).map(|i| (a + (b - a) * i as f64 / n as f64).exp()).collect()
+            (0..=n)
+                .map(|i| (a + (b - a) * i as f64 / n as f64).exp())
+                .collect()
         }
         other => {
             return Err(InputError::value(
@@ -389,20 +455,38 @@ fn expand_cases(
     base: &toml::Table,
     sweeps: &[Sweep],
 ) -> Result<Vec<CaseSpec>, InputError> {
-    let mut cases = vec![CaseSpec { name: String::new(), table: base.clone(), sweep_values: Vec::new() }];
+    let mut cases = vec![CaseSpec {
+        name: String::new(),
+        table: base.clone(),
+        sweep_values: Vec::new(),
+    }];
     for (index, sweep) in sweeps.iter().enumerate() {
         let mut next = Vec::with_capacity(cases.len() * sweep.values.len());
         for case in &cases {
             for value in &sweep.values {
                 let mut table = case.table.clone();
                 set_dotted(&mut table, &sweep.key, value.clone()).map_err(|expected| {
-                    InputError::value(file, study, format!("study.sweep[{index}].key"), format!("\"{}\"", sweep.key), expected)
+                    InputError::value(
+                        file,
+                        study,
+                        format!("study.sweep[{index}].key"),
+                        format!("\"{}\"", sweep.key),
+                        expected,
+                    )
                 })?;
                 let part = format!("{}-{}", sweep.label, value_label(value));
-                let name = if case.name.is_empty() { part } else { format!("{}_{part}", case.name) };
+                let name = if case.name.is_empty() {
+                    part
+                } else {
+                    format!("{}_{part}", case.name)
+                };
                 let mut sweep_values = case.sweep_values.clone();
                 sweep_values.push((sweep.key.clone(), value.clone()));
-                next.push(CaseSpec { name: sanitize(&name), table, sweep_values });
+                next.push(CaseSpec {
+                    name: sanitize(&name),
+                    table,
+                    sweep_values,
+                });
             }
         }
         cases = next;
@@ -454,6 +538,12 @@ fn value_label(value: &toml::Value) -> String {
 
 fn sanitize(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect()
 }

@@ -26,7 +26,11 @@ pub struct Scalar {
 impl Scalar {
     /// A scalar.
     pub fn new(name: impl Into<String>, value: f64, doc: impl Into<String>) -> Self {
-        Self { name: name.into(), value, doc: doc.into() }
+        Self {
+            name: name.into(),
+            value,
+            doc: doc.into(),
+        }
     }
 }
 
@@ -53,7 +57,10 @@ pub struct Timing {
 impl Timing {
     /// The counter called `name`.
     pub fn counter(&self, name: &str) -> Option<f64> {
-        self.counters.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+        self.counters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, v)| v)
     }
 }
 
@@ -92,7 +99,10 @@ impl CaseOutput {
 
     /// The scalar `name`.
     pub fn scalar(&self, name: &str) -> Option<f64> {
-        self.scalars.iter().find(|s| s.name == name).map(|s| s.value)
+        self.scalars
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.value)
     }
 }
 
@@ -113,7 +123,10 @@ pub struct StudySummary {
 impl StudySummary {
     /// The study scalar `name`.
     pub fn scalar(&self, name: &str) -> Option<f64> {
-        self.scalars.iter().find(|s| s.name == name).map(|s| s.value)
+        self.scalars
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.value)
     }
 }
 

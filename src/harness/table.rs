@@ -45,7 +45,12 @@ impl Table {
     }
 
     /// Builder form of [`Table::push`].
-    pub fn with(mut self, name: impl Into<String>, doc: impl Into<String>, values: Vec<f64>) -> Self {
+    pub fn with(
+        mut self,
+        name: impl Into<String>,
+        doc: impl Into<String>,
+        values: Vec<f64>,
+    ) -> Self {
         self.push(name, doc, values);
         self
     }
@@ -121,6 +126,8 @@ mod tests {
     #[test]
     #[should_panic(expected = "has 1 rows")]
     fn ragged_columns_are_rejected() {
-        let _ = Table::new().with("t", "", vec![0.0, 1.0]).with("x0", "", vec![0.0]);
+        let _ = Table::new()
+            .with("t", "", vec![0.0, 1.0])
+            .with("x0", "", vec![0.0]);
     }
 }

@@ -96,7 +96,15 @@ pub struct StepStats {
 pub trait StepSolver {
     /// Solves the step equation for u (written into `u`) and f = K_g max(0,
     /// D (x~ + u) - g); returns the solver's iterations.
-    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, SolverError>;
+    fn solve(
+        &mut self,
+        r: &[f64],
+        x_pred: &[f64],
+        u: &mut [f64],
+        f: &mut [f64],
+        step: usize,
+        t: f64,
+    ) -> Result<usize, SolverError>;
     /// Active gap springs after the last solve.
     fn active(&self) -> usize;
     /// Matrix factorizations done so far.
@@ -122,10 +130,17 @@ pub struct DenseLcpStep {
 
 impl DenseLcpStep {
     /// Precomputes K_eff^-1, G and A for the given K_eff.
-    pub fn new(system: &GapSystem, k_eff: &DMatrix<f64>, solver: LcpSolverKind, options: LcpOptions) -> Result<Self, SolverError> {
+    pub fn new(
+        system: &GapSystem,
+        k_eff: &DMatrix<f64>,
+        solver: LcpSolverKind,
+        options: LcpOptions,
+    ) -> Result<Self, SolverError> {
         let n = system.dofs();
         let m = system.springs.len();
-        let k_lu = DenseLu::new(k_eff).ok_or_else(|| SolverError::Singular { what: "K_eff of newmark-lcp".into() })?;
+        let k_lu = DenseLu::new(k_eff).ok_or_else(|| SolverError::Singular {
+            what: "K_eff of newmark-lcp".into(),
+        })?;
         let d = to_dense(&system.springs.directions);
         let g_mat = k_lu.solve_matrix(&d.transpose());
         let mut a = &d * &g_mat;
@@ -136,7 +151,10 @@ impl DenseLcpStep {
             }
             a[(j, j)] += 1.0;
         }
-        let lcp = Lcp { m: a, q: DVector::zeros(m) };
+        let lcp = Lcp {
+            m: a,
+            q: DVector::zeros(m),
+        };
         Ok(Self {
             k_lu,
             g_mat,
@@ -164,7 +182,15 @@ impl DenseLcpStep {
 }
 
 impl StepSolver for DenseLcpStep {
-    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, SolverError> {
+    fn solve(
+        &mut self,
+        r: &[f64],
+        x_pred: &[f64],
+        u: &mut [f64],
+        f: &mut [f64],
+        step: usize,
+        t: f64,
+    ) -> Result<usize, SolverError> {
         let m = self.gaps.len();
         self.xhat.as_mut_slice().copy_from_slice(r);
         self.k_lu.solve_in_place(self.xhat.as_mut_slice());
@@ -173,7 +199,10 @@ impl StepSolver for DenseLcpStep {
             return Ok(0);
         }
         // b = g - D (x~ + u_hat)
-        let pred = DVector::from_iterator(x_pred.len(), x_pred.iter().zip(self.xhat.iter()).map(|(a, b)| a + b));
+        let pred = DVector::from_iterator(
+            x_pred.len(),
+            x_pred.iter().zip(self.xhat.iter()).map(|(a, b)| a + b),
+        );
         let dx = &self.d * pred;
         for j in 0..m {
             self.lcp.q[j] = self.gaps[j] - dx[j];
@@ -228,8 +257,12 @@ pub struct SparseNewtonStep {
 impl SparseNewtonStep {
     /// Builds the pattern and its symbolic factorization.
     pub fn new(system: &GapSystem, k_eff: &sprs::CsMat<f64>) -> Result<Self, SolverError> {
-        let obstacle = ObstacleSystem::new(k_eff, &system.springs.directions, &system.springs.stiffness)
-            .map_err(|e| SolverError::Other { method: "newmark-ssn".into(), message: e.to_string() })?;
+        let obstacle =
+            ObstacleSystem::new(k_eff, &system.springs.directions, &system.springs.stiffness)
+                .map_err(|e| SolverError::Other {
+                    method: "newmark-ssn".into(),
+                    message: e.to_string(),
+                })?;
         Ok(Self {
             system: obstacle,
             gaps: system.springs.gaps.clone(),
@@ -249,23 +282,39 @@ impl SparseNewtonStep {
 }
 
 impl StepSolver for SparseNewtonStep {
-    fn solve(&mut self, r: &[f64], x_pred: &[f64], u: &mut [f64], f: &mut [f64], step: usize, t: f64) -> Result<usize, SolverError> {
+    fn solve(
+        &mut self,
+        r: &[f64],
+        x_pred: &[f64],
+        u: &mut [f64],
+        f: &mut [f64],
+        step: usize,
+        t: f64,
+    ) -> Result<usize, SolverError> {
         // Offsets c = g - D x~, so that the constraint reads D u > c.
         for j in 0..self.gaps.len() {
             self.offsets[j] = self.gaps[j] - self.directions.row_dot(j, x_pred);
         }
         // Warm start: the previous increment (its active set starts the iteration).
         u.copy_from_slice(&self.u_prev);
-        let info = self.system.solve(r, &self.offsets, u, &self.params).map_err(|e| match e {
-            crate::sparse::obstacle::ObstacleError::NoConvergence { iterations, .. } => SolverError::NoConvergence {
-                method: "newmark-ssn".into(),
-                step,
-                t,
-                iterations,
-                residual: f64::NAN,
-            },
-            other => SolverError::Other { method: "newmark-ssn".into(), message: format!("step {step} (t = {t}): {other}") },
-        })?;
+        let info = self
+            .system
+            .solve(r, &self.offsets, u, &self.params)
+            .map_err(|e| match e {
+                crate::sparse::obstacle::ObstacleError::NoConvergence { iterations, .. } => {
+                    SolverError::NoConvergence {
+                        method: "newmark-ssn".into(),
+                        step,
+                        t,
+                        iterations,
+                        residual: f64::NAN,
+                    }
+                }
+                other => SolverError::Other {
+                    method: "newmark-ssn".into(),
+                    message: format!("step {step} (t = {t}): {other}"),
+                },
+            })?;
         for (j, fj) in f.iter_mut().enumerate() {
             let y = self.directions.row_dot(j, u) - self.offsets[j];
             *fj = self.k_gap[j] * y.max(0.0);
@@ -289,7 +338,9 @@ pub fn effective_stiffness_sparse(system: &GapSystem, params: &NewmarkParams) ->
     let (beta, gamma) = params.beta_gamma();
     let dt = params.dt;
     let c = system.damping.map(|v| v * (gamma / (beta * dt)));
-    let m = system.mass.map(|v| v * ((1.0 - params.alpha_b) / (beta * dt * dt)));
+    let m = system
+        .mass
+        .map(|v| v * ((1.0 - params.alpha_b) / (beta * dt * dt)));
     let kc = &system.stiffness + &c;
     &kc + &m
 }
@@ -376,7 +427,12 @@ pub struct Stepper<'a> {
 
 impl<'a> Stepper<'a> {
     /// Starts at (x0, v0), t = 0, with a0 = M^-1 (F(0) - C v0 - K x0 - D^T f(x0)).
-    pub fn new(system: &'a GapSystem, params: &NewmarkParams, x0: &[f64], v0: &[f64]) -> Result<Self, SolverError> {
+    pub fn new(
+        system: &'a GapSystem,
+        params: &NewmarkParams,
+        x0: &[f64],
+        v0: &[f64],
+    ) -> Result<Self, SolverError> {
         let n = system.dofs();
         let f0 = system.springs.forces(x0);
         let a = initial_acceleration(system, x0, v0, &f0)?;
@@ -437,7 +493,11 @@ impl<'a> Stepper<'a> {
         }
         let cos = (sys.excitation.omega * t1).cos();
         for i in 0..n {
-            let bossak = if alpha != 0.0 { alpha * self.ma[i] } else { 0.0 };
+            let bossak = if alpha != 0.0 {
+                alpha * self.ma[i]
+            } else {
+                0.0
+            };
             self.r[i] = sys.excitation.amplitude[i] * cos - bossak - self.kx[i] - self.cv[i];
         }
         let iterations = solver.solve(&self.r, &self.xt, &mut self.u, &mut self.f, step, t1)?;
@@ -451,7 +511,10 @@ impl<'a> Stepper<'a> {
         }
         self.step = step;
         if !self.x.iter().all(|v| v.is_finite()) {
-            return Err(SolverError::Other { method: "newmark".into(), message: format!("non-finite state at step {step} (t = {t1})") });
+            return Err(SolverError::Other {
+                method: "newmark".into(),
+                message: format!("non-finite state at step {step} (t = {t1})"),
+            });
         }
         Ok(iterations)
     }
@@ -496,7 +559,12 @@ pub fn integrate(
 }
 
 /// a0 = M^-1 (F(0) - C v0 - K x0 - D^T f0), dense (done once).
-fn initial_acceleration(system: &GapSystem, x: &[f64], v: &[f64], f: &[f64]) -> Result<Vec<f64>, SolverError> {
+fn initial_acceleration(
+    system: &GapSystem,
+    x: &[f64],
+    v: &[f64],
+    f: &[f64],
+) -> Result<Vec<f64>, SolverError> {
     let n = system.dofs();
     let (mut kx, mut cv) = (vec![0.0; n], vec![0.0; n]);
     Csr::from_sprs(&system.stiffness).mul_vec(x, &mut kx);
@@ -510,7 +578,9 @@ fn initial_acceleration(system: &GapSystem, x: &[f64], v: &[f64], f: &[f64]) -> 
     for i in 0..n {
         rhs[i] -= dtf[i];
     }
-    solve_mass(&system.mass, &rhs).ok_or_else(|| SolverError::Singular { what: "mass matrix M".into() })
+    solve_mass(&system.mass, &rhs).ok_or_else(|| SolverError::Singular {
+        what: "mass matrix M".into(),
+    })
 }
 
 /// Solves M a = rhs once: by division when M is diagonal (lumped masses,
@@ -523,8 +593,13 @@ fn solve_mass(mass: &sprs::CsMat<f64>, rhs: &[f64]) -> Option<Vec<f64>> {
         for (&v, (i, _)) in mass.iter() {
             diag[i] += v;
         }
-        return rhs.iter().zip(&diag).map(|(r, d)| (*d > 0.0).then(|| r / d)).collect();
+        return rhs
+            .iter()
+            .zip(&diag)
+            .map(|(r, d)| (*d > 0.0).then(|| r / d))
+            .collect();
     }
     let lu = to_dense(mass).lu();
-    lu.solve(&DVector::from_column_slice(rhs)).map(|v| v.as_slice().to_vec())
+    lu.solve(&DVector::from_column_slice(rhs))
+        .map(|v| v.as_slice().to_vec())
 }

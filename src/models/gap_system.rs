@@ -157,7 +157,15 @@ pub struct Chain {
 impl Chain {
     /// The chain of `experiments/chain-1000.toml` with n masses.
     pub fn benchmark(n: usize) -> Self {
-        Self { n, mass: 1.0, spring: 4.0e4, damper: 2.0, gap_stiffness: 4.0e4, gaps: vec![0.010, 0.015, 0.012], sides: vec![1.0, -1.0] }
+        Self {
+            n,
+            mass: 1.0,
+            spring: 4.0e4,
+            damper: 2.0,
+            gap_stiffness: 4.0e4,
+            gaps: vec![0.010, 0.015, 0.012],
+            sides: vec![1.0, -1.0],
+        }
     }
 
     /// The system under the given excitation (an empty amplitude means zero
@@ -187,12 +195,22 @@ impl Chain {
             gaps: (0..n).map(|j| self.gaps[j % self.gaps.len()]).collect(),
             stiffness: vec![self.gap_stiffness; n],
         };
-        let damping = if self.damper > 0.0 { tridiagonal(self.damper) } else { CsMat::zero((n, n)) };
+        let damping = if self.damper > 0.0 {
+            tridiagonal(self.damper)
+        } else {
+            CsMat::zero((n, n))
+        };
         excitation.amplitude = match excitation.amplitude.len() {
             0 => vec![0.0; n],
             1 => vec![excitation.amplitude[0]; n],
             _ => excitation.amplitude,
         };
-        GapSystem { mass: mass.to_csr(), damping, stiffness: tridiagonal(self.spring), springs, excitation }
+        GapSystem {
+            mass: mass.to_csr(),
+            damping,
+            stiffness: tridiagonal(self.spring),
+            springs,
+            excitation,
+        }
     }
 }

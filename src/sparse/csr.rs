@@ -28,7 +28,13 @@ impl Csr {
             }
             indptr.push(indices.len());
         }
-        Self { rows: a.rows(), cols: a.cols(), indptr, indices, data }
+        Self {
+            rows: a.rows(),
+            cols: a.cols(),
+            indptr,
+            indices,
+            data,
+        }
     }
 
     /// Number of rows.

@@ -53,22 +53,35 @@ impl SparseLlt {
     /// diagonal entry present). Values start at zero.
     pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Result<Self, SparseError> {
         if col_ptr.len() != n + 1 || col_ptr[0] != 0 || col_ptr[n] != row_idx.len() {
-            return Err(SparseError::Pattern(format!("col_ptr of length {} for n = {n} and {} entries", col_ptr.len(), row_idx.len())));
+            return Err(SparseError::Pattern(format!(
+                "col_ptr of length {} for n = {n} and {} entries",
+                col_ptr.len(),
+                row_idx.len()
+            )));
         }
         for j in 0..n {
             let rows = &row_idx[col_ptr[j]..col_ptr[j + 1]];
             if rows.first() != Some(&j) {
-                return Err(SparseError::Pattern(format!("column {j} does not start with its diagonal entry")));
+                return Err(SparseError::Pattern(format!(
+                    "column {j} does not start with its diagonal entry"
+                )));
             }
             if rows.windows(2).any(|w| w[0] >= w[1]) || rows.last().is_some_and(|&i| i >= n) {
-                return Err(SparseError::Pattern(format!("column {j}: rows unsorted or out of range")));
+                return Err(SparseError::Pattern(format!(
+                    "column {j}: rows unsorted or out of range"
+                )));
             }
         }
         // Fill-reducing order of the original pattern, then the permuted
         // pattern, factored symbolically without further reordering.
         let sym = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
-        let ordering = cholesky::factorize_symbolic_cholesky(sym, Side::Lower, Default::default(), Default::default())
-            .map_err(|e| SparseError::Symbolic(format!("{e:?}")))?;
+        let ordering = cholesky::factorize_symbolic_cholesky(
+            sym,
+            Side::Lower,
+            Default::default(),
+            Default::default(),
+        )
+        .map_err(|e| SparseError::Symbolic(format!("{e:?}")))?;
         let (fwd, inv): (Vec<usize>, Vec<usize>) = match ordering.perm() {
             Some(p) => {
                 let (f, i) = p.arrays();
@@ -94,10 +107,16 @@ impl SparseLlt {
         }
         let sym = SymbolicSparseColMatRef::new_checked(n, n, &perm_ptr, None, &perm_idx);
         let params = cholesky::CholeskySymbolicParams::default();
-        let symbolic = cholesky::factorize_symbolic_cholesky(sym, Side::Upper, cholesky::SymmetricOrdering::Identity, params)
-            .map_err(|e| SparseError::Symbolic(format!("{e:?}")))?;
+        let symbolic = cholesky::factorize_symbolic_cholesky(
+            sym,
+            Side::Upper,
+            cholesky::SymmetricOrdering::Identity,
+            params,
+        )
+        .map_err(|e| SparseError::Symbolic(format!("{e:?}")))?;
         let l_values = vec![0.0; symbolic.len_val()];
-        let factor_req = symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default());
+        let factor_req =
+            symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default());
         let solve_req = symbolic.solve_in_place_scratch::<f64>(1, Par::Seq);
         let nnz = perm_idx.len();
         Ok(Self {
@@ -156,20 +175,41 @@ impl SparseLlt {
         let (p, q) = (self.inv[i], self.inv[j]);
         let (row, col) = (p.min(q), p.max(q));
         let (lo, hi) = (self.col_ptr[col], self.col_ptr[col + 1]);
-        self.row_idx[lo..hi].binary_search(&row).ok().map(|k| lo + k)
+        self.row_idx[lo..hi]
+            .binary_search(&row)
+            .ok()
+            .map(|k| lo + k)
     }
 
     /// Numeric LL^T of the current values (no allocation).
     pub fn factorize(&mut self) -> Result<(), SparseError> {
         // SAFETY: the pattern was validated by `new_checked` in `new` and is
         // never modified afterwards (only the values change).
-        let sym = unsafe { SymbolicSparseColMatRef::new_unchecked(self.n, self.n, &self.col_ptr, None, &self.row_idx) };
+        let sym = unsafe {
+            SymbolicSparseColMatRef::new_unchecked(
+                self.n,
+                self.n,
+                &self.col_ptr,
+                None,
+                &self.row_idx,
+            )
+        };
         let a = SparseColMatRef::new(sym, &self.values);
         let stack = MemStack::new(&mut self.factor_buffer);
         self.factorizations += 1;
-        let result = self.symbolic.factorize_numeric_llt::<f64>(&mut self.l_values, a, Side::Upper, Default::default(), Par::Seq, stack, Default::default());
+        let result = self.symbolic.factorize_numeric_llt::<f64>(
+            &mut self.l_values,
+            a,
+            Side::Upper,
+            Default::default(),
+            Par::Seq,
+            stack,
+            Default::default(),
+        );
         self.factored = result.is_ok();
-        result.map(|_| ()).map_err(|_| SparseError::NotPositiveDefinite)
+        result
+            .map(|_| ())
+            .map_err(|_| SparseError::NotPositiveDefinite)
     }
 
     /// Solves A x = rhs in place with the last factorization.
@@ -177,7 +217,10 @@ impl SparseLlt {
     /// Panics if called before a successful [`SparseLlt::factorize`] or with
     /// a right-hand side of the wrong length: both are programming errors.
     pub fn solve_in_place(&mut self, rhs: &mut [f64]) {
-        assert!(self.factored, "solve_in_place before a successful factorize");
+        assert!(
+            self.factored,
+            "solve_in_place before a successful factorize"
+        );
         assert_eq!(rhs.len(), self.n, "right-hand side length");
         for (k, &old) in self.fwd.iter().enumerate() {
             self.scratch[k] = rhs[old];
@@ -232,7 +275,11 @@ mod tests {
                 if i + 1 < n {
                     ax -= x[i + 1];
                 }
-                assert!((ax - b[i]).abs() < 1e-12, "shift {shift} row {i}: {ax} vs {}", b[i]);
+                assert!(
+                    (ax - b[i]).abs() < 1e-12,
+                    "shift {shift} row {i}: {ax} vs {}",
+                    b[i]
+                );
             }
         }
         assert_eq!(llt.factorizations(), 3);
@@ -261,7 +308,11 @@ mod tests {
             dense[(i, i)] = n as f64 + 1.0 + i as f64;
             if i > 0 {
                 let p = llt.position(i, 0).expect("arrow");
-                assert_eq!(llt.position(0, i), Some(p), "both triangles share the stored value");
+                assert_eq!(
+                    llt.position(0, i),
+                    Some(p),
+                    "both triangles share the stored value"
+                );
                 llt.values_mut()[p] = 1.0 + 0.1 * i as f64;
                 dense[(i, 0)] = 1.0 + 0.1 * i as f64;
                 dense[(0, i)] = 1.0 + 0.1 * i as f64;
@@ -271,9 +322,17 @@ mod tests {
         let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).cos()).collect();
         let mut x = b.clone();
         llt.solve_in_place(&mut x);
-        let reference = dense.lu().solve(&nalgebra::DVector::from_column_slice(&b)).expect("regular");
+        let reference = dense
+            .lu()
+            .solve(&nalgebra::DVector::from_column_slice(&b))
+            .expect("regular");
         for i in 0..n {
-            assert!((x[i] - reference[i]).abs() < 1e-13, "{i}: {} vs {}", x[i], reference[i]);
+            assert!(
+                (x[i] - reference[i]).abs() < 1e-13,
+                "{i}: {} vs {}",
+                x[i],
+                reference[i]
+            );
         }
     }
 
@@ -286,7 +345,13 @@ mod tests {
 
     #[test]
     fn malformed_patterns_are_rejected() {
-        assert!(matches!(SparseLlt::new(2, vec![0, 1, 2], vec![1, 1]), Err(SparseError::Pattern(_))));
-        assert!(matches!(SparseLlt::new(2, vec![0, 1], vec![0]), Err(SparseError::Pattern(_))));
+        assert!(matches!(
+            SparseLlt::new(2, vec![0, 1, 2], vec![1, 1]),
+            Err(SparseError::Pattern(_))
+        ));
+        assert!(matches!(
+            SparseLlt::new(2, vec![0, 1], vec![0]),
+            Err(SparseError::Pattern(_))
+        ));
     }
 }

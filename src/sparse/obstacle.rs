@@ -23,7 +23,11 @@ pub struct ObstacleParams {
 
 impl Default for ObstacleParams {
     fn default() -> Self {
-        Self { max_iterations: 100, max_backtracks: 60, full_steps: 6 }
+        Self {
+            max_iterations: 100,
+            max_backtracks: 60,
+            full_steps: 6,
+        }
     }
 }
 
@@ -87,7 +91,14 @@ impl ObstacleSystem {
     pub fn new(a: &CsMat<f64>, b: &CsMat<f64>, k: &[f64]) -> Result<Self, ObstacleError> {
         let n = a.rows();
         if a.cols() != n || b.cols() != n || b.rows() != k.len() {
-            return Err(ObstacleError::Dimensions(format!("A {}x{}, B {}x{}, k {}", a.rows(), a.cols(), b.rows(), b.cols(), k.len())));
+            return Err(ObstacleError::Dimensions(format!(
+                "A {}x{}, B {}x{}, k {}",
+                a.rows(),
+                a.cols(),
+                b.rows(),
+                b.cols(),
+                k.len()
+            )));
         }
         let a_csr = Csr::from_sprs(a);
         let b_csr = Csr::from_sprs(b);
@@ -122,7 +133,9 @@ impl ObstacleSystem {
         let mut base = vec![0.0; llt.nnz()];
         for (&v, (i, j)) in a.iter() {
             if i >= j {
-                let p = llt.position(i, j).ok_or_else(|| ObstacleError::Dimensions("pattern".into()))?;
+                let p = llt
+                    .position(i, j)
+                    .ok_or_else(|| ObstacleError::Dimensions("pattern".into()))?;
                 base[p] += v;
             }
         }
@@ -132,7 +145,9 @@ impl ObstacleSystem {
             for (p, &bp) in row.iter() {
                 for (q, &bq) in row.iter() {
                     if p >= q {
-                        let pos = llt.position(p, q).ok_or_else(|| ObstacleError::Dimensions("pattern".into()))?;
+                        let pos = llt
+                            .position(p, q)
+                            .ok_or_else(|| ObstacleError::Dimensions("pattern".into()))?;
                         u.push((pos, bp * bq));
                     }
                 }
@@ -140,7 +155,21 @@ impl ObstacleSystem {
             updates.push(u);
         }
         let m = b.rows();
-        Ok(Self { n, a: a_csr, b: b_csr, k: k.to_vec(), llt, base, updates, active: vec![false; m], factored_set: vec![false; m], factored_valid: false, y: vec![0.0; m], trial: vec![0.0; n], ax: vec![0.0; n] })
+        Ok(Self {
+            n,
+            a: a_csr,
+            b: b_csr,
+            k: k.to_vec(),
+            llt,
+            base,
+            updates,
+            active: vec![false; m],
+            factored_set: vec![false; m],
+            factored_valid: false,
+            y: vec![0.0; m],
+            trial: vec![0.0; n],
+            ax: vec![0.0; n],
+        })
     }
 
     /// Number of unknowns.
@@ -199,7 +228,13 @@ impl ObstacleSystem {
 
     /// Solves A x + B^T K max(0, B x - c) = r. `x` holds the warm start on
     /// entry (its active set starts the iteration) and the solution on exit.
-    pub fn solve(&mut self, r: &[f64], c: &[f64], x: &mut [f64], params: &ObstacleParams) -> Result<ObstacleInfo, ObstacleError> {
+    pub fn solve(
+        &mut self,
+        r: &[f64],
+        c: &[f64],
+        x: &mut [f64],
+        params: &ObstacleParams,
+    ) -> Result<ObstacleInfo, ObstacleError> {
         let m = self.k.len();
         let mut info = ObstacleInfo::default();
         self.refresh_active(x, c);
@@ -285,7 +320,10 @@ impl ObstacleSystem {
             }
             self.refresh_active(x, c);
         }
-        Err(ObstacleError::NoConvergence { iterations: info.iterations, active: self.active.iter().filter(|a| **a).count() })
+        Err(ObstacleError::NoConvergence {
+            iterations: info.iterations,
+            active: self.active.iter().filter(|a| **a).count(),
+        })
     }
 }
 
@@ -322,7 +360,9 @@ mod tests {
         let r: Vec<f64> = (0..n).map(|i| 2.0 * ((i as f64) * 0.37).sin()).collect();
         let mut sys = ObstacleSystem::new(&a, &b, &kg).expect("pattern");
         let mut x = vec![0.0; n];
-        let info = sys.solve(&r, &c, &mut x, &ObstacleParams::default()).expect("solves");
+        let info = sys
+            .solve(&r, &c, &mut x, &ObstacleParams::default())
+            .expect("solves");
         assert!(info.active > 10 && info.active < n, "{info:?}");
         // Residual A x + B^T K max(0, B x - c) - r.
         let mut res = vec![0.0; n];
@@ -337,7 +377,9 @@ mod tests {
         }
         let worst = res.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         assert!(worst < 1e-12, "residual {worst}");
-        let again = sys.solve(&r, &c, &mut x, &ObstacleParams::default()).expect("warm");
+        let again = sys
+            .solve(&r, &c, &mut x, &ObstacleParams::default())
+            .expect("warm");
         assert_eq!(again.iterations, 1, "warm start from the solution");
     }
 }

@@ -19,6 +19,12 @@ use crate::harness::study::Study;
 pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
     match spec.kind.as_str() {
         "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
-        other => Err(InputError::value(&spec.file, &spec.name, "study.kind", format!("\"{other}\""), format!("one of {}", kind_names()))),
+        other => Err(InputError::value(
+            &spec.file,
+            &spec.name,
+            "study.kind",
+            format!("\"{other}\""),
+            format!("one of {}", kind_names()),
+        )),
     }
 }

@@ -31,7 +31,10 @@ pub struct GapSystemStudy {
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<GapSystemStudy, InputError> {
-    let ctx = Ctx { file: &spec.file, study: &spec.name };
+    let ctx = Ctx {
+        file: &spec.file,
+        study: &spec.name,
+    };
     let cases = spec
         .cases
         .iter()
@@ -48,7 +51,13 @@ pub fn build(spec: &StudySpec) -> Result<GapSystemStudy, InputError> {
 impl Study for GapSystemStudy {
     fn provides(&self) -> Provides {
         let mut p = Provides {
-            study_scalars: vec!["order".into(), "order_min".into(), "peak_omega".into(), "exact_peak_omega".into(), "bilinear_frequency".into()],
+            study_scalars: vec![
+                "order".into(),
+                "order_min".into(),
+                "peak_omega".into(),
+                "exact_peak_omega".into(),
+                "bilinear_frequency".into(),
+            ],
             case_scalars: vec![
                 "dt".into(),
                 "steps".into(),
@@ -63,7 +72,13 @@ impl Study for GapSystemStudy {
             columns: vec!["t".into(), "x*".into(), "v*".into(), "f*".into()],
             tables: vec!["exact".into()],
         };
-        let n = self.cases.iter().map(|c| c.system.dofs()).max().unwrap_or(0).min(64);
+        let n = self
+            .cases
+            .iter()
+            .map(|c| c.system.dofs())
+            .max()
+            .unwrap_or(0)
+            .min(64);
         let mut labels = vec![String::new()];
         for case in &self.cases {
             for m in case.methods.iter().skip(1) {
@@ -71,8 +86,12 @@ impl Study for GapSystemStudy {
                 if !labels.contains(&sfx) {
                     labels.push(sfx);
                     p.tables.push(m.label.clone());
-                    p.study_scalars.push(format!("order{}", labels.last().map_or("", |s| s.as_str())));
-                    p.study_scalars.push(format!("order_min{}", labels.last().map_or("", |s| s.as_str())));
+                    p.study_scalars
+                        .push(format!("order{}", labels.last().map_or("", |s| s.as_str())));
+                    p.study_scalars.push(format!(
+                        "order_min{}",
+                        labels.last().map_or("", |s| s.as_str())
+                    ));
                 }
             }
         }

@@ -8,19 +8,38 @@ use crate::studies::gap_system::spec::CaseConfig;
 /// Largest n for which every DOF's time response is drawn.
 const MAX_DOFS_DRAWN: usize = 6;
 
-pub(super) fn summarize(study: &str, configs: &[CaseConfig], sweep_keys: &[String], cases: &[CaseResult]) -> StudySummary {
+pub(super) fn summarize(
+    study: &str,
+    configs: &[CaseConfig],
+    sweep_keys: &[String],
+    cases: &[CaseResult],
+) -> StudySummary {
     let mut summary = StudySummary::default();
-    let ok: Vec<(&CaseConfig, &CaseOutput)> = configs.iter().zip(cases).filter_map(|(c, r)| r.as_ref().ok().map(|o| (c, o))).collect();
+    let ok: Vec<(&CaseConfig, &CaseOutput)> = configs
+        .iter()
+        .zip(cases)
+        .filter_map(|(c, r)| r.as_ref().ok().map(|o| (c, o)))
+        .collect();
     if ok.is_empty() {
-        summary.notes.push("No case finished; nothing to summarise.".into());
+        summary
+            .notes
+            .push("No case finished; nothing to summarise.".into());
         return summary;
     }
     let labels: Vec<String> = ok[0].0.methods.iter().map(|m| m.label.clone()).collect();
     if let Some(w) = ok[0].1.scalar("bilinear_frequency") {
-        summary.scalars.push(Scalar::new("bilinear_frequency", w, "analytic 2 w1 w2 / (w1 + w2) [rad/s]"));
+        summary.scalars.push(Scalar::new(
+            "bilinear_frequency",
+            w,
+            "analytic 2 w1 w2 / (w1 + w2) [rad/s]",
+        ));
     }
     let swept = |key: &str| sweep_keys.iter().any(|k| k == key);
-    if swept("integrator.dt") && ok.iter().all(|(c, _)| c.exact || c.reference_file.is_some()) {
+    if swept("integrator.dt")
+        && ok
+            .iter()
+            .all(|(c, _)| c.exact || c.reference_file.is_some())
+    {
         let against = match &ok[0].0.reference_file {
             Some((file, _)) if !ok[0].0.exact => format!("the reference {file}"),
             _ => "the exact solution".to_string(),
@@ -33,10 +52,17 @@ pub(super) fn summarize(study: &str, configs: &[CaseConfig], sweep_keys: &[Strin
         scaling(&mut summary, &ok, &labels);
     } else {
         // Time responses of the finest case.
-        let (cfg, out) = ok.iter().min_by(|a, b| a.0.dt.total_cmp(&b.0.dt)).copied().unwrap_or(ok[0]);
+        let (cfg, out) = ok
+            .iter()
+            .min_by(|a, b| a.0.dt.total_cmp(&b.0.dt))
+            .copied()
+            .unwrap_or(ok[0]);
         time_response(&mut summary, cfg, out);
     }
-    let max_active = ok.iter().filter_map(|(_, o)| o.scalar("max_active")).fold(0.0f64, f64::max);
+    let max_active = ok
+        .iter()
+        .filter_map(|(_, o)| o.scalar("max_active"))
+        .fold(0.0f64, f64::max);
     let (n, m) = (ok[0].0.system.dofs(), ok[0].0.system.springs.len());
     summary.notes.push(format!(
         "{study}: n = {n} DOFs, m = {m} gap springs; at most {max_active} springs engaged at once. Each Newmark step solves the m x m LCP s = A u + b, A = I + D K_eff^-1 D^T K_g (a P-matrix: one solution), exactly."
@@ -44,8 +70,15 @@ pub(super) fn summarize(study: &str, configs: &[CaseConfig], sweep_keys: &[Strin
     summary
 }
 
-fn points(ok: &[(&CaseConfig, &CaseOutput)], x: impl Fn(&CaseConfig, &CaseOutput) -> Option<f64>, y: impl Fn(&CaseOutput) -> Option<f64>) -> (Vec<f64>, Vec<f64>) {
-    let mut pts: Vec<(f64, f64)> = ok.iter().filter_map(|(c, o)| Some((x(c, o)?, y(o)?))).collect();
+fn points(
+    ok: &[(&CaseConfig, &CaseOutput)],
+    x: impl Fn(&CaseConfig, &CaseOutput) -> Option<f64>,
+    y: impl Fn(&CaseOutput) -> Option<f64>,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut pts: Vec<(f64, f64)> = ok
+        .iter()
+        .filter_map(|(c, o)| Some((x(c, o)?, y(o)?)))
+        .collect();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
     pts.into_iter().unzip()
 }
@@ -53,31 +86,75 @@ fn points(ok: &[(&CaseConfig, &CaseOutput)], x: impl Fn(&CaseConfig, &CaseOutput
 /// Least-squares slope of log e against log dt, and the smallest pairwise
 /// order log(e_i / e_{i+1}) / log(dt_i / dt_{i+1}).
 pub fn orders(dt: &[f64], err: &[f64]) -> Option<(f64, f64)> {
-    let pts: Vec<(f64, f64)> = dt.iter().zip(err).filter(|(h, e)| **h > 0.0 && **e > 0.0).map(|(h, e)| (h.ln(), e.ln())).collect();
+    let pts: Vec<(f64, f64)> = dt
+        .iter()
+        .zip(err)
+        .filter(|(h, e)| **h > 0.0 && **e > 0.0)
+        .map(|(h, e)| (h.ln(), e.ln()))
+        .collect();
     if pts.len() < 2 {
         return None;
     }
     let k = pts.len() as f64;
-    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / k, pts.iter().map(|p| p.1).sum::<f64>() / k);
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / k,
+        pts.iter().map(|p| p.1).sum::<f64>() / k,
+    );
     let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let min_pair = pts.windows(2).map(|w| (w[1].1 - w[0].1) / (w[1].0 - w[0].0)).fold(f64::INFINITY, f64::min);
+    let min_pair = pts
+        .windows(2)
+        .map(|w| (w[1].1 - w[0].1) / (w[1].0 - w[0].0))
+        .fold(f64::INFINITY, f64::min);
     Some((sxy / sxx, min_pair))
 }
 
-fn convergence(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels: &[String], against: &str) {
+fn convergence(
+    summary: &mut StudySummary,
+    ok: &[(&CaseConfig, &CaseOutput)],
+    labels: &[String],
+    against: &str,
+) {
     let mut conv = Vec::new();
     let mut wp = Vec::new();
     for (k, label) in labels.iter().enumerate() {
-        let sfx = if k == 0 { String::new() } else { format!(".{label}") };
-        let (dt, err) = points(ok, |c, _| Some(c.dt), |o| o.scalar(&format!("rms_error_x{sfx}")));
-        let Some((order, order_min)) = orders(&dt, &err) else { continue };
-        summary.scalars.push(Scalar::new(format!("order{sfx}"), order, format!("least-squares slope of log(rms error in x) vs log(dt), {label}")));
-        summary.scalars.push(Scalar::new(format!("order_min{sfx}"), order_min, format!("smallest order between consecutive dt of the sweep, {label}")));
-        conv.push(Series::new(format!("{label} (order {order:.3})"), &dt, &err, Style::LineMarkers));
+        let sfx = if k == 0 {
+            String::new()
+        } else {
+            format!(".{label}")
+        };
+        let (dt, err) = points(
+            ok,
+            |c, _| Some(c.dt),
+            |o| o.scalar(&format!("rms_error_x{sfx}")),
+        );
+        let Some((order, order_min)) = orders(&dt, &err) else {
+            continue;
+        };
+        summary.scalars.push(Scalar::new(
+            format!("order{sfx}"),
+            order,
+            format!("least-squares slope of log(rms error in x) vs log(dt), {label}"),
+        ));
+        summary.scalars.push(Scalar::new(
+            format!("order_min{sfx}"),
+            order_min,
+            format!("smallest order between consecutive dt of the sweep, {label}"),
+        ));
+        conv.push(Series::new(
+            format!("{label} (order {order:.3})"),
+            &dt,
+            &err,
+            Style::LineMarkers,
+        ));
         let wall: Vec<(f64, f64)> = ok
             .iter()
-            .filter_map(|(_, o)| Some((o.timings.iter().find(|t| &t.method == label)?.cpu_s, o.scalar(&format!("rms_error_x{sfx}"))?)))
+            .filter_map(|(_, o)| {
+                Some((
+                    o.timings.iter().find(|t| &t.method == label)?.cpu_s,
+                    o.scalar(&format!("rms_error_x{sfx}"))?,
+                ))
+            })
             .collect();
         let (w, e): (Vec<f64>, Vec<f64>) = wall.into_iter().unzip();
         wp.push(Series::new(label.clone(), &w, &e, Style::LineMarkers));
@@ -85,7 +162,12 @@ fn convergence(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], la
             && let (Some(&h), Some(&e)) = (dt.first(), err.first())
         {
             let h_max = dt.iter().copied().fold(0.0, f64::max);
-            conv.push(Series::new("slope 2", &[h, h_max], &[e, e * (h_max / h).powi(2)], Style::Dashed));
+            conv.push(Series::new(
+                "slope 2",
+                &[h, h_max],
+                &[e, e * (h_max / h).powi(2)],
+                Style::Dashed,
+            ));
         }
     }
     summary.figures.push(Figure {
@@ -121,21 +203,35 @@ pub fn parabolic_peak(x: &[f64], y: &[f64]) -> Option<f64> {
     (a < 0.0).then(|| -b / (2.0 * a))
 }
 
-fn frequency_response(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels: &[String]) {
+fn frequency_response(
+    summary: &mut StudySummary,
+    ok: &[(&CaseConfig, &CaseOutput)],
+    labels: &[String],
+) {
     let omega = |c: &CaseConfig, _: &CaseOutput| Some(c.system.excitation.omega);
     let mut series = Vec::new();
     let (wx, ex_max) = points(ok, omega, |o| o.scalar("exact_x0_max"));
     let (_, ex_min) = points(ok, omega, |o| o.scalar("exact_x0_min"));
     if !wx.is_empty() {
-        series.push(Series::new("exact periodic orbit: max x0", &wx, &ex_max, Style::Line).grouped(0));
-        series.push(Series::new("exact periodic orbit: min x0", &wx, &ex_min, Style::Dashed).grouped(0));
+        series.push(
+            Series::new("exact periodic orbit: max x0", &wx, &ex_max, Style::Line).grouped(0),
+        );
+        series.push(
+            Series::new("exact periodic orbit: min x0", &wx, &ex_min, Style::Dashed).grouped(0),
+        );
     }
     for (k, label) in labels.iter().enumerate() {
-        let sfx = if k == 0 { String::new() } else { format!(".{label}") };
+        let sfx = if k == 0 {
+            String::new()
+        } else {
+            format!(".{label}")
+        };
         let (w, mx) = points(ok, omega, |o| o.scalar(&format!("x0_max{sfx}")));
         let (_, mn) = points(ok, omega, |o| o.scalar(&format!("x0_min{sfx}")));
-        series.push(Series::new(format!("{label}: max x0"), &w, &mx, Style::Markers).grouped(k + 1));
-        series.push(Series::new(format!("{label}: min x0"), &w, &mn, Style::Markers).grouped(k + 1));
+        series
+            .push(Series::new(format!("{label}: max x0"), &w, &mx, Style::Markers).grouped(k + 1));
+        series
+            .push(Series::new(format!("{label}: min x0"), &w, &mn, Style::Markers).grouped(k + 1));
         if k == 0 {
             let (w, amp) = points(ok, omega, |o| o.scalar("x0_amp"));
             if let Some(p) = parabolic_peak(&w, &amp) {
@@ -145,13 +241,35 @@ fn frequency_response(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutpu
     }
     let (w, amp) = points(ok, omega, |o| o.scalar("exact_x0_amp"));
     if let Some(p) = parabolic_peak(&w, &amp) {
-        summary.scalars.push(Scalar::new("exact_peak_omega", p, "the same for the exact periodic orbits [rad/s]"));
+        summary.scalars.push(Scalar::new(
+            "exact_peak_omega",
+            p,
+            "the same for the exact periodic orbits [rad/s]",
+        ));
     }
-    if let Some(wb) = summary.scalars.iter().find(|s| s.name == "bilinear_frequency").map(|s| s.value) {
-        let lo = ex_min.iter().chain(&ex_max).copied().fold(f64::INFINITY, f64::min);
-        let hi = ex_min.iter().chain(&ex_max).copied().fold(f64::NEG_INFINITY, f64::max);
+    if let Some(wb) = summary
+        .scalars
+        .iter()
+        .find(|s| s.name == "bilinear_frequency")
+        .map(|s| s.value)
+    {
+        let lo = ex_min
+            .iter()
+            .chain(&ex_max)
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        let hi = ex_min
+            .iter()
+            .chain(&ex_max)
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
         if lo.is_finite() && hi.is_finite() {
-            series.push(Series::new(format!("2 w1 w2 / (w1 + w2) = {wb:.4}"), &[wb, wb], &[lo, hi], Style::Dashed));
+            series.push(Series::new(
+                format!("2 w1 w2 / (w1 + w2) = {wb:.4}"),
+                &[wb, wb],
+                &[lo, hi],
+                Style::Dashed,
+            ));
         }
     }
     summary.figures.push(Figure {
@@ -176,7 +294,15 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
             series.push(Series::new(format!("x{i}, {label}"), &t, x, Style::Line).grouped(i));
             if let Some(ex) = exact {
                 let te = ex.table.values("t").unwrap_or(&[]);
-                series.push(Series::new(format!("x{i}, exact"), te, ex.table.values(&format!("x{i}")).unwrap_or(&[]), Style::Dashed).grouped(i));
+                series.push(
+                    Series::new(
+                        format!("x{i}, exact"),
+                        te,
+                        ex.table.values(&format!("x{i}")).unwrap_or(&[]),
+                        Style::Dashed,
+                    )
+                    .grouped(i),
+                );
             }
         }
         summary.figures.push(Figure {
@@ -190,7 +316,12 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         if let Some(ex) = exact {
             let mut err_series = Vec::new();
             for i in 0..n {
-                let (Some(x), Some(xe)) = (out.series.values(&format!("x{i}")), ex.table.values(&format!("x{i}"))) else { continue };
+                let (Some(x), Some(xe)) = (
+                    out.series.values(&format!("x{i}")),
+                    ex.table.values(&format!("x{i}")),
+                ) else {
+                    continue;
+                };
                 if x.len() != xe.len() {
                     continue;
                 }
@@ -203,14 +334,23 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
                 x: Axis::linear("time t [s]"),
                 y: Axis::log("|x - x_exact| [m]"),
                 series: err_series,
-                caption: "Pointwise displacement error of Newmark-LCP against the event-driven solution.".into(),
+                caption:
+                    "Pointwise displacement error of Newmark-LCP against the event-driven solution."
+                        .into(),
             });
         }
     } else {
         let dofs = [0, n / 2, n - 1];
         let series = dofs
             .iter()
-            .map(|&i| Series::new(format!("x{i}"), &t, out.series.values(&format!("x{i}")).unwrap_or(&[]), Style::Line))
+            .map(|&i| {
+                Series::new(
+                    format!("x{i}"),
+                    &t,
+                    out.series.values(&format!("x{i}")).unwrap_or(&[]),
+                    Style::Line,
+                )
+            })
             .collect();
         summary.figures.push(Figure {
             name: "chain-response".into(),
@@ -218,13 +358,37 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
             x: Axis::linear("time t [s]"),
             y: Axis::linear("displacement x [m]"),
             series,
-            caption: format!("Displacements of masses 0, {}, {} of the {n}-mass chain ({label}).", n / 2, n - 1),
+            caption: format!(
+                "Displacements of masses 0, {}, {} of the {n}-mass chain ({label}).",
+                n / 2,
+                n - 1
+            ),
         });
         let idx: Vec<f64> = (0..n).map(|i| i as f64).collect();
         let env = |f: fn(f64, f64) -> f64, init: f64| -> Vec<f64> {
-            (0..n).map(|i| out.series.values(&format!("x{i}")).unwrap_or(&[]).iter().copied().fold(init, f)).collect()
+            (0..n)
+                .map(|i| {
+                    out.series
+                        .values(&format!("x{i}"))
+                        .unwrap_or(&[])
+                        .iter()
+                        .copied()
+                        .fold(init, f)
+                })
+                .collect()
         };
-        let gaps: Vec<f64> = (0..n).map(|j| cfg.system.springs.gaps[j] * cfg.system.springs.directions.get(j, j).copied().unwrap_or(0.0)).collect();
+        let gaps: Vec<f64> = (0..n)
+            .map(|j| {
+                cfg.system.springs.gaps[j]
+                    * cfg
+                        .system
+                        .springs
+                        .directions
+                        .get(j, j)
+                        .copied()
+                        .unwrap_or(0.0)
+            })
+            .collect();
         summary.figures.push(Figure {
             name: "chain-envelope".into(),
             title: format!("Displacement envelope along the chain, case {}", out.name),
@@ -252,7 +416,13 @@ fn scaling(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels
             .filter_map(|(c, o)| {
                 let t = o.timings.iter().find(|t| &t.method == label)?;
                 let steps = t.counter("steps")?.max(1.0);
-                let its = t.counters.iter().find(|(k, _)| k == "newton_iterations" || k == "lcp_pivots" || k == "lcp_iterations").map_or(f64::NAN, |(_, v)| *v);
+                let its = t
+                    .counters
+                    .iter()
+                    .find(|(k, _)| {
+                        k == "newton_iterations" || k == "lcp_pivots" || k == "lcp_iterations"
+                    })
+                    .map_or(f64::NAN, |(_, v)| *v);
                 Some((c.system.dofs() as f64, t.cpu_s / steps, its / steps))
             })
             .collect();
@@ -263,22 +433,45 @@ fn scaling(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels
         let n: Vec<f64> = pts.iter().map(|p| p.0).collect();
         let per_step: Vec<f64> = pts.iter().map(|p| p.1).collect();
         let its: Vec<f64> = pts.iter().map(|p| p.2).collect();
-        let large: Vec<(f64, f64)> = pts.iter().filter(|p| p.0 >= 1000.0).map(|p| (p.0, p.1)).collect();
-        let exponent = orders(&large.iter().map(|p| p.0).collect::<Vec<_>>(), &large.iter().map(|p| p.1).collect::<Vec<_>>()).map(|o| o.0);
+        let large: Vec<(f64, f64)> = pts
+            .iter()
+            .filter(|p| p.0 >= 1000.0)
+            .map(|p| (p.0, p.1))
+            .collect();
+        let exponent = orders(
+            &large.iter().map(|p| p.0).collect::<Vec<_>>(),
+            &large.iter().map(|p| p.1).collect::<Vec<_>>(),
+        )
+        .map(|o| o.0);
         let legend = match exponent {
             Some(e) => format!("{label} (slope {e:.2} for n >= 1000)"),
             None => label.clone(),
         };
         time_series.push(Series::new(legend, &n, &per_step, Style::LineMarkers));
         iteration_series.push(Series::new(label.clone(), &n, &its, Style::LineMarkers));
-        let at = |target: f64| pts.iter().find(|p| p.0 == target).map(|p| format!("{:.3e} s at n = {target}", p.1));
+        let at = |target: f64| {
+            pts.iter()
+                .find(|p| p.0 == target)
+                .map(|p| format!("{:.3e} s at n = {target}", p.1))
+        };
         let quoted: Vec<String> = [1000.0, 100000.0].iter().filter_map(|&t| at(t)).collect();
-        notes.push(format!("{label}: time per step {}{}.", quoted.join(", "), exponent.map(|e| format!("; growth exponent {e:.2} over n >= 1000")).unwrap_or_default()));
+        notes.push(format!(
+            "{label}: time per step {}{}.",
+            quoted.join(", "),
+            exponent
+                .map(|e| format!("; growth exponent {e:.2} over n >= 1000"))
+                .unwrap_or_default()
+        ));
     }
     if let Some(first) = time_series.first()
         && let (Some(&(n0, t0)), Some(&(n1, _))) = (first.points.first(), first.points.last())
     {
-        time_series.push(Series::new("slope 1 (linear in n)", &[n0, n1], &[t0, t0 * n1 / n0], Style::Dashed));
+        time_series.push(Series::new(
+            "slope 1 (linear in n)",
+            &[n0, n1],
+            &[t0, t0 * n1 / n0],
+            Style::Dashed,
+        ));
     }
     summary.figures.push(Figure {
         name: "scaling".into(),
