@@ -195,6 +195,10 @@ enum Column {
     Artificial(usize),
 }
 
+/// Phase 1 stops when the sum of the artificials is below this fraction of
+/// the feasibility tolerance.
+const PHASE1_DONE: f64 = 1e-3;
+
 /// Phase-1 simplex on the node LP; `None` when P is empty.
 fn feasible_vertex(lcp: &Lcp, fixes: &[Fix], feasibility_tol: f64) -> Option<Vertex> {
     let n = lcp.q.len();
@@ -233,9 +237,29 @@ fn feasible_vertex(lcp: &Lcp, fixes: &[Fix], feasibility_tol: f64) -> Option<Ver
         }
     }
     let mut basis: Vec<usize> = (structural..structural + n).collect();
+    // Slack start: where q_i > 0 and w_i is free, w_i = q_i is a feasible
+    // basic value, so w_i replaces the artificial of row i (its column has
+    // one entry, in row i). Only rows with q_i < 0 (or fixed w_i) keep an
+    // artificial, which keeps phase 1 short and away from far vertices.
+    for (i, basic) in basis.iter_mut().enumerate() {
+        if lcp.q[i] > 0.0
+            && let Some(c) = columns.iter().position(|&col| col == Column::W(i))
+        {
+            pivot(&mut t, width, n + 1, i, c);
+            *basic = c;
+        }
+    }
     let eps = 1e-12;
     // Bland's rule: finite termination; the bound is a safety net only.
     for _ in 0..50 * (width + n) {
+        // Phase 1 is over once the artificials are (numerically) zero: the
+        // reduced costs left are then round-off, and pivoting on them can
+        // walk to far vertices whose tableau has lost all accuracy.
+        let artificial_sum = -t[n * width + width - 1];
+        if artificial_sum <= PHASE1_DONE * feasibility_tol || basis.iter().all(|&b| b < structural)
+        {
+            break;
+        }
         let Some(enter) = (0..width - 1).find(|&c| t[n * width + c] < -eps) else {
             break;
         };

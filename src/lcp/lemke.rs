@@ -156,6 +156,9 @@ pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
     basis.run(max_pivots, params.pivot_tol)
 }
 
+/// Columns of H per block of the lexicographic tie-break.
+const LEX_BLOCK: usize = 32;
+
 /// Marks "not in the basis" in the position maps.
 const NONE: usize = usize::MAX;
 
@@ -209,8 +212,11 @@ struct Basis<'a> {
     scratch_b: Vec<f64>,
     /// Tied candidates of the ratio test.
     ties: Vec<Leaving>,
-    /// A_rS H for each slack candidate in a lexicographic tie-break.
+    /// Lexicographic tie-break scratch: the rows A_rS of the slack
+    /// candidates, a block of columns of H, and their product.
     lex_rows: Vec<f64>,
+    lex_panel: Vec<f64>,
+    lex_products: Vec<f64>,
     pivots: usize,
 }
 
@@ -236,6 +242,8 @@ impl<'a> Basis<'a> {
             scratch_b: vec![0.0; n],
             ties: Vec::with_capacity(n + 1),
             lex_rows: Vec::new(),
+            lex_panel: Vec::new(),
+            lex_products: Vec::new(),
             pivots: 0,
         }
     }
@@ -441,64 +449,120 @@ impl<'a> Basis<'a> {
 
     /// Among the tied candidates, the lexicographic minimum of
     /// (row of B^-1) / t, columns in the original row order.
+    ///
+    /// Row r of B^-1 for a slack candidate is [-A_rS H, e_r] (zero in the
+    /// columns of rows outside R but its own), for a structural candidate at
+    /// position p it is row p of H. The rows are never formed whole: the
+    /// columns are visited in blocks of up to [`LEX_BLOCK`] columns of H, and
+    /// the block's entries for all surviving slack candidates come from one
+    /// matrix product C_alive H_block (faer), C = the rows A_rS. A tie
+    /// usually ends long before all n columns are seen.
     fn lexicographic_choice(&mut self) -> Leaving {
         let (n, k) = (self.n, self.k);
-        // Rows A_rS H of the slack candidates (B^-1 row r is [-A_rS H, e_r]).
-        let slack_count = self
-            .ties
-            .iter()
-            .filter(|c| matches!(c, Leaving::Slack(_)))
-            .count();
-        if self.lex_rows.len() < slack_count * k {
-            self.lex_rows.resize(slack_count * k, 0.0);
-        }
-        // Each tie with its slot in `lex_rows` (slack candidates in order).
+        // Each surviving candidate with its slot in this block's product.
         let mut alive: Vec<(Leaving, usize)> = Vec::with_capacity(self.ties.len());
-        let mut rows = std::mem::take(&mut self.lex_rows);
-        let mut slot = 0;
+        let mut coefs = std::mem::take(&mut self.lex_rows);
+        coefs.clear();
         for &cand in &self.ties {
-            alive.push((cand, slot));
+            alive.push((cand, coefs.len() / k.max(1)));
             if let Leaving::Slack(r) = cand {
-                self.slack_row_times_h(r, &mut rows[slot * k..(slot + 1) * k]);
-                slot += 1;
+                coefs.extend(self.s_var[..k].iter().map(|&var| -self.mcol(var)[r]));
             }
         }
-        self.lex_rows = rows;
-        // Entry of B^-1 / t for candidate c at column col.
-        let value = |this: &Self, cand: Leaving, slack_slot: usize, col: usize| -> f64 {
-            match cand {
-                Leaving::Structural(p) => match this.row_at[col] {
-                    NONE => 0.0,
-                    q => this.h[p * n + q] / this.ts[p],
-                },
-                Leaving::Slack(r) => {
-                    let entry = if col == r {
-                        1.0
-                    } else {
-                        match this.row_at[col] {
-                            NONE => 0.0,
-                            q => -this.lex_rows[slack_slot * k + q],
-                        }
-                    };
-                    entry / this.tw[r]
+        let mut panel = std::mem::take(&mut self.lex_panel);
+        let mut products = std::mem::take(&mut self.lex_products);
+        let mut block: Vec<usize> = Vec::with_capacity(LEX_BLOCK);
+        let mut values = vec![0.0; alive.len()];
+        let mut col = 0;
+        'columns: while col < n && alive.len() > 1 {
+            // The next columns up to LEX_BLOCK columns of H.
+            let start = col;
+            block.clear();
+            let mut end = col;
+            while end < n && block.len() < LEX_BLOCK {
+                if self.row_at[end] != NONE {
+                    block.push(self.row_at[end]);
+                }
+                end += 1;
+            }
+            let nb = block.len();
+            // C for the surviving slack candidates (row-major, one row
+            // each), compacted to the front: rows only move down.
+            let mut slacks = 0;
+            for (cand, cand_slot) in alive.iter_mut() {
+                if matches!(cand, Leaving::Slack(_)) {
+                    if *cand_slot != slacks {
+                        coefs.copy_within(*cand_slot * k..(*cand_slot + 1) * k, slacks * k);
+                    }
+                    *cand_slot = slacks;
+                    slacks += 1;
                 }
             }
-        };
-        for col in 0..n {
-            if alive.len() == 1 {
-                break;
+            // The block of H (k x nb, column-major) and C times it.
+            panel.resize(k * nb, 0.0);
+            for (b, &q) in block.iter().enumerate() {
+                for p in 0..k {
+                    panel[b * k + p] = self.h[p * n + q];
+                }
             }
-            let mut best = f64::INFINITY;
-            for &(c, sl) in &alive {
-                best = best.min(value(self, c, sl, col));
+            products.resize(slacks * nb, 0.0);
+            if slacks > 0 && nb > 0 {
+                faer::linalg::matmul::matmul(
+                    faer::MatMut::from_column_major_slice_mut(&mut products, slacks, nb),
+                    faer::Accum::Replace,
+                    faer::MatRef::from_row_major_slice(&coefs, slacks, k),
+                    faer::MatRef::from_column_major_slice(&panel, k, nb),
+                    -1.0,
+                    faer::Par::Seq,
+                );
             }
-            let tol = 1e-11 * (1.0 + best.abs());
-            if !best.is_finite() {
-                // Only with non-finite entries: keep the ties as they are.
-                break;
+            // Scan the columns of the block in order.
+            let mut b = 0;
+            for c in start..end {
+                if alive.len() == 1 {
+                    break;
+                }
+                let in_r = self.row_at[c] != NONE;
+                for (value, &(cand, slot)) in values.iter_mut().zip(&alive) {
+                    *value = match cand {
+                        Leaving::Structural(p) if in_r => panel[b * k + p] / self.ts[p],
+                        Leaving::Structural(_) => 0.0,
+                        Leaving::Slack(r) => {
+                            let entry = if c == r {
+                                1.0
+                            } else if in_r {
+                                products[b * slacks + slot]
+                            } else {
+                                0.0
+                            };
+                            entry / self.tw[r]
+                        }
+                    };
+                }
+                if in_r {
+                    b += 1;
+                }
+                let best = values[..alive.len()]
+                    .iter()
+                    .copied()
+                    .fold(f64::INFINITY, f64::min);
+                if !best.is_finite() {
+                    // Only with non-finite entries: keep the ties as they are.
+                    break 'columns;
+                }
+                let tol = 1e-11 * (1.0 + best.abs());
+                let mut i = 0;
+                alive.retain(|_| {
+                    let keep = values[i] <= best + tol;
+                    i += 1;
+                    keep
+                });
             }
-            alive.retain(|&(c, sl)| value(self, c, sl, col) <= best + tol);
+            col = end;
         }
+        self.lex_rows = coefs;
+        self.lex_panel = panel;
+        self.lex_products = products;
         // Never empty: a finite minimum always survives its own test.
         alive.first().map_or(self.ties[0], |&(c, _)| c)
     }
@@ -780,6 +844,40 @@ mod tests {
         );
         let info = lemke(&p, &LemkeParams::default()).unwrap();
         assert!(p.residual(&info.z) < 1e-15, "{:?}", info.z);
+    }
+
+    #[test]
+    fn periodic_chain_with_massive_ties_is_solved_exactly() {
+        // M = I + (inverse of a periodic chain stiffness), q periodic with
+        // period 3: dozens of exact ties per ratio test, resolved across many
+        // blocks of the lexicographic rule (n = 200 > LEX_BLOCK columns).
+        let n = 200;
+        let k = nalgebra::DMatrix::from_fn(n, n, |i, j| match i.abs_diff(j) {
+            0 => 2.5,
+            1 => -1.0,
+            _ => 0.0,
+        });
+        let m = nalgebra::DMatrix::identity(n, n) + k.try_inverse().unwrap();
+        let q = nalgebra::DVector::from_fn(n, |i, _| [-1.0, 0.5, -1.0][i % 3]);
+        let p = Lcp::new(m, q).unwrap();
+        let info = lemke(&p, &LemkeParams::default()).unwrap();
+        assert!(
+            p.residual(&info.z) < 1e-12,
+            "residual {}",
+            p.residual(&info.z)
+        );
+        // M is symmetric positive definite: the solution is unique, and the
+        // projected Gauss-Seidel iteration finds it independently.
+        let pgs = crate::lcp::pgs::pgs(&p, &Default::default(), None)
+            .unwrap()
+            .z;
+        let diff = info
+            .z
+            .iter()
+            .zip(&pgs)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(diff < 1e-8, "Lemke and PGS differ by {diff}");
     }
 
     #[test]
