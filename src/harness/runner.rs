@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::error::{InputError, OutputError};
+use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks::{self, ResolvedCheck};
 use crate::harness::outcome::{CheckRow, RunResult, StudyResult};
 use crate::harness::spec::{self, StudySpec};
@@ -92,7 +92,16 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             let bar = multi.add(ProgressBar::new(1));
             bar.set_style(style.clone());
             bar.set_prefix(format!("{}/{}", study.spec.name, study.study.cases()[c]));
-            let result = study.study.run_case(c, &bar);
+            // A panic (a bug) in one case fails that case, not the run.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                study.study.run_case(c, &bar)
+            }))
+            .unwrap_or_else(|payload| {
+                Err(SolverError::Other {
+                    method: study.spec.name.clone(),
+                    message: format!("internal error (panic): {}", panic_message(&*payload)),
+                })
+            });
             bar.finish_and_clear();
             ((s, c), result)
         })
@@ -114,6 +123,15 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             finish_study(p, cases)
         })
         .collect()
+}
+
+/// The message of a panic payload (`&str` or `String`), if it has one.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into())
 }
 
 /// Summarises one study and evaluates its checks.
@@ -238,5 +256,71 @@ fn toml_to_json(v: &toml::Value) -> serde_json::Value {
                 .map(|(k, v)| (k.clone(), toml_to_json(v)))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::checks::Provides;
+    use crate::harness::study::StudySummary;
+
+    /// Case 0 panics (a bug in a solver), case 1 fails normally.
+    struct Panicky {
+        cases: Vec<String>,
+    }
+
+    impl Study for Panicky {
+        fn cases(&self) -> &[String] {
+            &self.cases
+        }
+        fn provides(&self) -> Provides {
+            Provides::default()
+        }
+        fn run_case(&self, index: usize, _: &ProgressBar) -> CaseResult {
+            if index == 0 {
+                panic!("index out of range in a solver");
+            }
+            Err(SolverError::Other {
+                method: "m".into(),
+                message: "did not converge".into(),
+            })
+        }
+        fn summarize(&self, _: &[CaseResult]) -> StudySummary {
+            StudySummary::default()
+        }
+    }
+
+    #[test]
+    fn a_panicking_case_fails_that_case_and_the_run_goes_on() {
+        let spec = StudySpec {
+            file: PathBuf::from("x.toml"),
+            name: "panicky".into(),
+            kind: "test".into(),
+            description: String::new(),
+            sweeps: Vec::new(),
+            cases: Vec::new(),
+            checks: Vec::new(),
+        };
+        let plan = vec![PlannedStudy {
+            spec,
+            study: Box::new(Panicky {
+                cases: vec!["a".into(), "b".into()],
+            }),
+            checks: Vec::new(),
+        }];
+        let results = execute(&plan);
+        assert_eq!(results.len(), 1);
+        let cases = &results[0].cases;
+        match &cases[0].1 {
+            Err(SolverError::Other { message, .. }) => {
+                assert!(message.contains("panic"), "{message}");
+                assert!(message.contains("index out of range"), "{message}");
+            }
+            other => panic!("case a: {other:?}"),
+        }
+        assert!(
+            matches!(&cases[1].1, Err(SolverError::Other { message, .. }) if message == "did not converge")
+        );
     }
 }

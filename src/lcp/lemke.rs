@@ -33,6 +33,9 @@ pub struct LemkeParams {
     pub pivot_tol: f64,
     /// Covering vector d (all entries > 0); `None` = e = (1, .., 1).
     pub covering: Option<Vec<f64>>,
+    /// Columns of H per block in the lexicographic tie-break (at least 1).
+    /// Performance only: every value makes the same pivots.
+    pub lex_block: usize,
 }
 
 impl Default for LemkeParams {
@@ -41,6 +44,7 @@ impl Default for LemkeParams {
             max_pivots: None,
             pivot_tol: 1e-10,
             covering: None,
+            lex_block: 32,
         }
     }
 }
@@ -153,11 +157,9 @@ pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
     }
     let max_pivots = params.max_pivots.unwrap_or(1000 + 50 * n);
     let mut basis = Basis::new(lcp.m.as_slice(), lcp.q.as_slice(), d);
+    basis.lex_block = params.lex_block.max(1);
     basis.run(max_pivots, params.pivot_tol)
 }
-
-/// Columns of H per block of the lexicographic tie-break.
-const LEX_BLOCK: usize = 32;
 
 /// Marks "not in the basis" in the position maps.
 const NONE: usize = usize::MAX;
@@ -217,6 +219,8 @@ struct Basis<'a> {
     lex_rows: Vec<f64>,
     lex_panel: Vec<f64>,
     lex_products: Vec<f64>,
+    /// Columns of H per block of the tie-break.
+    lex_block: usize,
     pivots: usize,
 }
 
@@ -244,6 +248,7 @@ impl<'a> Basis<'a> {
             lex_rows: Vec::new(),
             lex_panel: Vec::new(),
             lex_products: Vec::new(),
+            lex_block: 32,
             pivots: 0,
         }
     }
@@ -453,7 +458,7 @@ impl<'a> Basis<'a> {
     /// Row r of B^-1 for a slack candidate is [-A_rS H, e_r] (zero in the
     /// columns of rows outside R but its own), for a structural candidate at
     /// position p it is row p of H. The rows are never formed whole: the
-    /// columns are visited in blocks of up to [`LEX_BLOCK`] columns of H, and
+    /// columns are visited in blocks of up to `lex_block` columns of H, and
     /// the block's entries for all surviving slack candidates come from one
     /// matrix product C_alive H_block (faer), C = the rows A_rS. A tie
     /// usually ends long before all n columns are seen.
@@ -471,7 +476,7 @@ impl<'a> Basis<'a> {
         }
         let mut panel = std::mem::take(&mut self.lex_panel);
         let mut products = std::mem::take(&mut self.lex_products);
-        let mut block: Vec<usize> = Vec::with_capacity(LEX_BLOCK);
+        let mut block: Vec<usize> = Vec::with_capacity(self.lex_block);
         let mut values = vec![0.0; alive.len()];
         let mut col = 0;
         'columns: while col < n && alive.len() > 1 {
@@ -479,7 +484,7 @@ impl<'a> Basis<'a> {
             let start = col;
             block.clear();
             let mut end = col;
-            while end < n && block.len() < LEX_BLOCK {
+            while end < n && block.len() < self.lex_block {
                 if self.row_at[end] != NONE {
                     block.push(self.row_at[end]);
                 }
@@ -510,7 +515,7 @@ impl<'a> Basis<'a> {
                 faer::linalg::matmul::matmul(
                     faer::MatMut::from_column_major_slice_mut(&mut products, slacks, nb),
                     faer::Accum::Replace,
-                    faer::MatRef::from_row_major_slice(&coefs, slacks, k),
+                    faer::MatRef::from_row_major_slice(&coefs[..slacks * k], slacks, k),
                     faer::MatRef::from_column_major_slice(&panel, k, nb),
                     -1.0,
                     faer::Par::Seq,
@@ -851,14 +856,24 @@ mod tests {
         // M = I + (inverse of a periodic chain stiffness), q periodic with
         // period 3: dozens of exact ties per ratio test, resolved across many
         // blocks of the lexicographic rule (n = 200 > LEX_BLOCK columns).
-        let n = 200;
+        let n = 600;
         let k = nalgebra::DMatrix::from_fn(n, n, |i, j| match i.abs_diff(j) {
             0 => 2.5,
             1 => -1.0,
             _ => 0.0,
         });
         let m = nalgebra::DMatrix::identity(n, n) + k.try_inverse().unwrap();
-        let q = nalgebra::DVector::from_fn(n, |i, _| [-1.0, 0.5, -1.0][i % 3]);
+        // Distinct, most negative q_i in the middle rows: their z_i enter
+        // first, so the columns of R lie between tied rows, and the
+        // tie-break must eliminate candidates, then read entries of H block
+        // after block.
+        let q = nalgebra::DVector::from_fn(n, |i, _| {
+            if (n / 2..3 * n / 4).contains(&i) {
+                -2.0 - 0.01 * i as f64
+            } else {
+                [-1.0, 0.5, -1.0, -0.2][i % 4]
+            }
+        });
         let p = Lcp::new(m, q).unwrap();
         let info = lemke(&p, &LemkeParams::default()).unwrap();
         assert!(
@@ -866,6 +881,20 @@ mod tests {
             "residual {}",
             p.residual(&info.z)
         );
+        // The block size of the tie-break changes the work, never the pivots:
+        // blocks of 1 to 5 columns cross many block boundaries mid-tie.
+        for lex_block in [1, 2, 5, 1000] {
+            let other = lemke(
+                &p,
+                &LemkeParams {
+                    lex_block,
+                    ..LemkeParams::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(other.pivots, info.pivots, "lex_block = {lex_block}");
+            assert_eq!(other.z, info.z, "lex_block = {lex_block}");
+        }
         // M is symmetric positive definite: the solution is unique, and the
         // projected Gauss-Seidel iteration finds it independently.
         let pgs = crate::lcp::pgs::pgs(&p, &Default::default(), None)
