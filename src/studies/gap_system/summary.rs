@@ -59,13 +59,25 @@ pub(super) fn summarize(
             .unwrap_or(ok[0]);
         time_response(&mut summary, cfg, out);
     }
-    let max_active = ok
+    // One line per distinct system size (a size sweep has several).
+    let mut sizes: Vec<(usize, usize, f64)> = Vec::new();
+    for (cfg, out) in &ok {
+        let (n, m) = (cfg.system.dofs(), cfg.system.springs.len());
+        let active = out.scalar("max_active").unwrap_or(0.0);
+        match sizes.iter_mut().find(|s| s.0 == n && s.1 == m) {
+            Some(s) => s.2 = s.2.max(active),
+            None => sizes.push((n, m, active)),
+        }
+    }
+    let described: Vec<String> = sizes
         .iter()
-        .filter_map(|(_, o)| o.scalar("max_active"))
-        .fold(0.0f64, f64::max);
-    let (n, m) = (ok[0].0.system.dofs(), ok[0].0.system.springs.len());
+        .map(|(n, m, active)| {
+            format!("n = {n} DOFs with m = {m} gap springs, at most {active} engaged at once")
+        })
+        .collect();
     summary.notes.push(format!(
-        "{study}: n = {n} DOFs, m = {m} gap springs; at most {max_active} springs engaged at once. Each Newmark step solves the m x m LCP s = A u + b, A = I + D K_eff^-1 D^T K_g (a P-matrix: one solution), exactly."
+        "{study}: {}. Each newmark-lcp step solves the m x m LCP s = A u + b, A = I + D K_eff^-1 D^T K_g (a P-matrix: one solution), exactly; newmark-ssn solves the same step equation in the displacements.",
+        described.join("; ")
     ));
     summary
 }
