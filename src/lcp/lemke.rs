@@ -156,8 +156,7 @@ pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
         });
     }
     let max_pivots = params.max_pivots.unwrap_or(1000 + 50 * n);
-    let mut basis = Basis::new(lcp.m.as_slice(), lcp.q.as_slice(), d);
-    basis.lex_block = params.lex_block.max(1);
+    let mut basis = Basis::new(lcp.m.as_slice(), lcp.q.as_slice(), d, params.lex_block);
     basis.run(max_pivots, params.pivot_tol)
 }
 
@@ -225,7 +224,7 @@ struct Basis<'a> {
 }
 
 impl<'a> Basis<'a> {
-    fn new(m: &'a [f64], q: &'a [f64], d: &'a [f64]) -> Self {
+    fn new(m: &'a [f64], q: &'a [f64], d: &'a [f64], lex_block: usize) -> Self {
         let n = q.len();
         Self {
             n,
@@ -248,7 +247,7 @@ impl<'a> Basis<'a> {
             lex_rows: Vec::new(),
             lex_panel: Vec::new(),
             lex_products: Vec::new(),
-            lex_block: 32,
+            lex_block: lex_block.max(1),
             pivots: 0,
         }
     }

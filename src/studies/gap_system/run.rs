@@ -8,7 +8,7 @@ use crate::harness::study::{CaseOutput, CaseTable, Scalar, Timing};
 use crate::harness::table::Table;
 use crate::integrators::event_driven::{self, EventDrivenOptions};
 use crate::integrators::newmark::{
-    self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepStats, Trajectory,
+    self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepSolver, StepStats, Trajectory,
 };
 use crate::lcp::{LcpOptions, LcpSolverKind};
 use crate::studies::gap_system::spec::{CaseConfig, MethodConfig};
@@ -271,41 +271,35 @@ fn run_method(
         lcp_options: LcpOptions::default(),
     };
     let on_progress = |k: usize| progress.inc(k as u64);
-    match method.method.as_str() {
+    let mut step: Box<dyn StepSolver> = match method.method.as_str() {
         "newmark-lcp" => {
             let k_eff = newmark::effective_stiffness(&cfg.system, &params);
-            let mut step = DenseLcpStep::new(
+            Box::new(DenseLcpStep::new(
                 &cfg.system,
                 &k_eff,
                 params.lcp_solver,
                 params.lcp_options.clone(),
-            )?;
-            newmark::integrate(
-                &cfg.system,
-                &params,
-                &cfg.x0,
-                &cfg.v0,
-                &mut step,
-                on_progress,
-            )
+            )?)
         }
         "newmark-ssn" => {
             let k_eff = newmark::effective_stiffness_sparse(&cfg.system, &params);
-            let mut step = SparseNewtonStep::new(&cfg.system, &k_eff)?;
-            newmark::integrate(
-                &cfg.system,
-                &params,
-                &cfg.x0,
-                &cfg.v0,
-                &mut step,
-                on_progress,
-            )
+            Box::new(SparseNewtonStep::new(&cfg.system, &k_eff)?)
         }
-        other => Err(SolverError::Other {
-            method: other.into(),
-            message: "unknown method".into(),
-        }),
-    }
+        other => {
+            return Err(SolverError::Other {
+                method: other.into(),
+                message: "unknown method".into(),
+            });
+        }
+    };
+    newmark::integrate(
+        &cfg.system,
+        &params,
+        &cfg.x0,
+        &cfg.v0,
+        step.as_mut(),
+        on_progress,
+    )
 }
 
 /// The exact reference at the primary method's output times (steady-state
