@@ -75,13 +75,8 @@ fn perturb(check: &ResolvedCheck, cases: &mut [(String, CaseResult)], summary: &
                     .filter_map(|n| out.series.values(n))
                     .flat_map(|v| v.iter())
                     .fold(0.0f64, |m, v| m.max(v.abs()));
-                for col in out
-                    .series
-                    .columns_mut()
-                    .iter_mut()
-                    .filter(|c| names.contains(&c.name))
-                {
-                    for v in col.values.iter_mut() {
+                for name in &names {
+                    for v in out.series.values_mut(name).into_iter().flatten() {
                         *v = bump(*v, scale * 1.01);
                     }
                 }

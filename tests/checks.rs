@@ -88,7 +88,7 @@ fn curve_metrics_pass_on_agreement_and_fail_when_perturbed() {
         );
         // Perturb one sample of x1 by 3 tol (relative to the largest reference value for the relative metrics).
         let mut bumped = curve(&T, &X);
-        bumped.columns_mut()[2].values[3] += 3.0 * tol * 6.0 * 5f64.sqrt();
+        bumped.values_mut("x1").unwrap()[3] += 3.0 * tol * 6.0 * 5f64.sqrt();
         let cases = [case(bumped, curve(&T, &X), vec![])];
         let (passed, value) = eval(
             spec("x*", Some("exact"), None, metric, tol),
@@ -103,7 +103,7 @@ fn curve_metrics_pass_on_agreement_and_fail_when_perturbed() {
 #[test]
 fn nan_never_passes() {
     let mut broken = curve(&T, &X);
-    broken.columns_mut()[1].values[2] = f64::NAN;
+    broken.values_mut("x0").unwrap()[2] = f64::NAN;
     let cases = [case(
         broken,
         curve(&T, &X),

@@ -276,6 +276,53 @@ fn missing_files_duplicate_names_and_unknown_only_are_input_errors() {
     );
 }
 
+/// A spec that runs nothing would look green: an empty file, or a suite
+/// whose includes hold no study, is bad input; so is a case named like a
+/// study-level result file, and a reference curve whose abscissa does not
+/// increase strictly.
+#[test]
+fn specs_that_would_run_nothing_or_clash_are_input_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("empty.toml"), "# nothing here\n").expect("write");
+    std::fs::write(
+        dir.path().join("suite.toml"),
+        "include = [\"empty.toml\"]\n",
+    )
+    .expect("write");
+    for file in ["empty.toml", "suite.toml"] {
+        let out = run_in(dir.path(), &[file, "--out", "out", "--report", "rep"]);
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{file}: {msg}");
+        assert!(
+            msg.contains(file) && msg.contains("no study"),
+            "{file}: {msg}"
+        );
+        assert!(!dir.path().join("out").exists() && !dir.path().join("rep").exists());
+    }
+    for reserved in ["summary", "work-precision", "speedup", "study"] {
+        let spec = SDOF.replacen("name = \"tiny\"", &format!("name = \"{reserved}\""), 1);
+        std::fs::write(dir.path().join("r.toml"), spec).expect("write");
+        let out = run_in(dir.path(), &["r.toml", "--out", "out"]);
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{reserved}: {msg}");
+        assert!(msg.contains(reserved) && msg.contains("case name"), "{msg}");
+    }
+    std::fs::write(dir.path().join("ref.csv"), "t,x0\n0,0\n1,1\n1,2\n2,3\n").expect("write");
+    let spec = format!(
+        "{SDOF}\n[[study.check]]\nname = \"c\"\nquantity = \"x*\"\nreference = \"ref.csv\"\nmetric = \"max-abs\"\ntolerance = 1.0\n"
+    );
+    std::fs::write(dir.path().join("c.toml"), spec).expect("write");
+    let out = run_in(dir.path(), &["c.toml", "--out", "out"]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{msg}");
+    assert!(
+        msg.contains("ref.csv")
+            && msg.contains("study.check[0].reference")
+            && msg.contains("increase strictly"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn lcp_solve_prints_the_fixed_json() {
     let file = repo().join("reference-data/lcp/lcp_deudeu.dat");

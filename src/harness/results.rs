@@ -52,8 +52,9 @@ use crate::harness::outcome::{RunResult, StudyResult};
 use crate::harness::study::{CaseOutput, Scalar, Timing};
 use crate::harness::table::Table;
 
-/// File stems of a study directory that no case output may use.
-pub const RESERVED_STEMS: [&str; 2] = ["summary", "study"];
+/// File stems of a study directory that no case output may use (a case of
+/// that name is refused at spec load).
+pub const RESERVED_STEMS: [&str; 4] = ["summary", "study", "work-precision", "speedup"];
 
 /// Name of the top-level directory that holds the performance history; no
 /// study may use it.

@@ -80,7 +80,17 @@ pub fn resolve_path(path: &Path) -> PathBuf {
 pub fn load(path: &Path) -> Result<Vec<StudySpec>, InputError> {
     let mut studies = Vec::new();
     let mut stack = Vec::new();
-    load_into(&resolve_path(path), &mut stack, &mut studies)?;
+    let resolved = resolve_path(path);
+    load_into(&resolved, &mut stack, &mut studies)?;
+    if studies.is_empty() {
+        return Err(InputError::Key {
+            file: resolved,
+            study: None,
+            key: "study".into(),
+            value: None,
+            expected: "at least one [[study]] table, in the file or in a file it includes: this file defines no study, so there is nothing to run".into(),
+        });
+    }
     let mut seen = BTreeSet::new();
     for s in &studies {
         if !seen.insert(s.name.clone()) {
@@ -496,6 +506,24 @@ fn expand_cases(
     }
     let mut seen = BTreeSet::new();
     for c in &cases {
+        if crate::harness::results::RESERVED_STEMS.contains(&c.name.as_str()) {
+            return Err(InputError::value(
+                file,
+                study,
+                if sweeps.is_empty() {
+                    "study.name"
+                } else {
+                    "study.sweep"
+                },
+                format!("case \"{}\"", c.name),
+                format!(
+                    "a case name other than {}: those files hold the study's own results",
+                    crate::harness::results::RESERVED_STEMS
+                        .map(|s| format!("\"{s}\""))
+                        .join(", ")
+                ),
+            ));
+        }
         if !seen.insert(c.name.clone()) {
             return Err(InputError::value(
                 file,
