@@ -117,8 +117,13 @@ fn run(args: RunArgs) -> ExitCode {
                     study.checks.len()
                 );
                 for c in study.checks.iter().filter(|c| !c.passed) {
+                    let method = if c.method.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", c.method)
+                    };
                     println!(
-                        "    FAIL {}/{} {}: {} = {:e} (tolerance {:e}) {}",
+                        "    FAIL {}/{}{method} {}: {} = {:e} (tolerance {:e}) {}",
                         c.study, c.case, c.check, c.metric, c.value, c.tolerance, c.detail
                     );
                 }

@@ -8,15 +8,16 @@ use std::path::PathBuf;
 
 use contact_harness::harness::checks::{self, Metric, ResolvedCheck, Scope};
 use contact_harness::harness::runner::{self, PlannedStudy};
-use contact_harness::harness::study::{CaseResult, StudySummary};
+use contact_harness::harness::study::{CaseOutput, MethodResult, StudySummary};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Shifts the checked quantity so that its metric grows by at least twice
-/// the tolerance.
-fn perturb(check: &ResolvedCheck, cases: &mut [(String, CaseResult)], summary: &mut StudySummary) {
+/// the tolerance. A method that is itself the reference of a column check
+/// is left alone (perturbing both sides would cancel).
+fn perturb(check: &ResolvedCheck, cases: &mut [CaseOutput], summary: &mut StudySummary) {
     let spec = &check.spec;
     let tol = spec.tolerance;
     let bump = |y: f64, scale: f64| -> f64 {
@@ -29,55 +30,98 @@ fn perturb(check: &ResolvedCheck, cases: &mut [(String, CaseResult)], summary: &
             }
         }
     };
+    let checked = |m: &MethodResult| {
+        spec.applies_to(m.label()) && spec.reference.as_deref() != Some(m.label())
+    };
     match check.scope {
         Scope::Study => {
             for s in summary
                 .scalars
                 .iter_mut()
-                .filter(|s| s.name == spec.quantity)
+                .filter(|s| s.scalar.name == spec.quantity)
             {
-                s.value = bump(s.value, s.value.abs());
+                s.scalar.value = bump(s.scalar.value, s.scalar.value.abs());
             }
         }
-        Scope::CaseScalar | Scope::SummaryCurve => {
+        Scope::CaseScalar | Scope::SummaryCurve { per_method: false } => {
             let scale = cases
                 .iter()
-                .filter_map(|(_, r)| r.as_ref().ok()?.scalar(&spec.quantity))
+                .filter_map(|c| c.scalar(&spec.quantity))
                 .fold(0.0f64, |m, v| m.max(v.abs()));
-            for (_, r) in cases.iter_mut() {
-                let Ok(out) = r else { continue };
+            for case in cases.iter_mut() {
                 let reference = spec
                     .reference
                     .as_deref()
-                    .and_then(|n| out.scalar(n))
+                    .and_then(|n| case.scalar(n))
                     .unwrap_or(0.0);
-                for s in out.scalars.iter_mut().filter(|s| s.name == spec.quantity) {
-                    let local = if check.scope == Scope::SummaryCurve {
-                        scale
-                    } else {
+                for s in case.scalars.iter_mut().filter(|s| s.name == spec.quantity) {
+                    let local = if check.scope == Scope::CaseScalar {
                         s.value.abs().max(reference.abs())
+                    } else {
+                        scale
                     };
                     s.value = bump(s.value, local * 1.01);
                 }
             }
         }
+        Scope::MethodScalar | Scope::SummaryCurve { per_method: true } => {
+            let scale = cases
+                .iter()
+                .flat_map(|c| &c.methods)
+                .filter_map(|m| m.output()?.scalar(&spec.quantity))
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            for case in cases.iter_mut() {
+                let case_scalars = case.scalars.clone();
+                for m in case.methods.iter_mut() {
+                    if !checked(m) {
+                        continue;
+                    }
+                    let Ok(run) = &mut m.outcome else { continue };
+                    let scalars = &mut run.output.scalars;
+                    let reference = spec
+                        .reference
+                        .as_deref()
+                        .and_then(|n| {
+                            scalars
+                                .iter()
+                                .chain(&case_scalars)
+                                .find(|s| s.name == n)
+                                .map(|s| s.value)
+                        })
+                        .unwrap_or(0.0);
+                    for s in scalars.iter_mut().filter(|s| s.name == spec.quantity) {
+                        let local = if check.scope == Scope::MethodScalar {
+                            s.value.abs().max(reference.abs())
+                        } else {
+                            scale
+                        };
+                        s.value = bump(s.value, local * 1.01);
+                    }
+                }
+            }
+        }
         Scope::Columns => {
-            for (_, r) in cases.iter_mut() {
-                let Ok(out) = r else { continue };
-                let names: Vec<String> = out
-                    .series
-                    .matching(&spec.quantity)
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                let scale = names
-                    .iter()
-                    .filter_map(|n| out.series.values(n))
-                    .flat_map(|v| v.iter())
-                    .fold(0.0f64, |m, v| m.max(v.abs()));
-                for name in &names {
-                    for v in out.series.values_mut(name).into_iter().flatten() {
-                        *v = bump(*v, scale * 1.01);
+            for case in cases.iter_mut() {
+                for m in case.methods.iter_mut() {
+                    if !checked(m) {
+                        continue;
+                    }
+                    let Ok(run) = &mut m.outcome else { continue };
+                    let series = &mut run.output.series;
+                    let names: Vec<String> = series
+                        .matching(&spec.quantity)
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
+                    let scale = names
+                        .iter()
+                        .filter_map(|n| series.values(n))
+                        .flat_map(|v| v.iter())
+                        .fold(0.0f64, |m, v| m.max(v.abs()));
+                    for name in &names {
+                        for v in series.values_mut(name).into_iter().flatten() {
+                            *v = bump(*v, scale * 1.01);
+                        }
                     }
                 }
             }
@@ -120,8 +164,8 @@ fn every_quick_check_fails_when_its_quantity_is_perturbed() {
             for row in &rows {
                 assert!(
                     !row.passed,
-                    "{}/{}/{}: still passes after perturbation (value {}, tolerance {})",
-                    row.study, row.case, row.check, row.value, row.tolerance
+                    "{}/{}/{}/{}: still passes after perturbation (value {}, tolerance {})",
+                    row.study, row.case, row.method, row.check, row.value, row.tolerance
                 );
             }
             proven += 1;
@@ -131,8 +175,8 @@ fn every_quick_check_fails_when_its_quantity_is_perturbed() {
 }
 
 /// Runs the study `name` of `file` with `edit` applied to the integrated
-/// model only, keeps the unperturbed run's exact reference, and returns the
-/// check rows.
+/// model only, keeps the unperturbed model's references (the exact
+/// solution, the analytic formulas), and returns the check rows.
 fn perturbed_model_rows(
     file: &str,
     name: &str,
@@ -144,29 +188,38 @@ fn perturbed_model_rows(
         edit(&mut case.table);
     }
     let perturbed = contact_harness::studies::build(&spec).expect("perturbed spec is valid");
+    let perturbed = runner::plan_study(spec, perturbed).expect("perturbed plan");
     let bar = indicatif::ProgressBar::hidden();
     let mut cases = Vec::new();
-    for (i, case_name) in original.study.cases().iter().enumerate() {
-        let exact_run = original.study.run_case(i, &bar).expect("original runs");
-        let mut out = perturbed.run_case(i, &bar).expect("perturbed runs");
-        out.tables = exact_run.tables.clone();
-        // Every reference quantity (exact solution, analytic formula) stays the unperturbed model's.
-        for s in out
-            .scalars
-            .iter_mut()
-            .filter(|s| s.name.starts_with("exact_") || s.name == "bilinear_frequency")
-        {
-            s.value = exact_run.scalar(&s.name).expect("same scalars");
+    for c in 0..original.spec.cases.len() {
+        let reference = original
+            .study
+            .has_reference(c)
+            .then(|| original.study.run_reference(c, &bar));
+        let methods: Vec<MethodResult> = perturbed.methods[c]
+            .iter()
+            .enumerate()
+            .map(|(m, plan)| MethodResult {
+                plan: plan.clone(),
+                outcome: contact_harness::harness::timing::time_method(&plan.label, |_| {
+                    perturbed.study.run_method(c, m, &bar)
+                }),
+            })
+            .collect();
+        let mut case = runner::finish_case(&perturbed, c, reference, methods);
+        // Analytic references stay the unperturbed model's.
+        let analytic = original
+            .study
+            .finish_case(c, None, &mut [])
+            .expect("original case scalars");
+        for s in &mut case.scalars {
+            if let Some(a) = analytic.iter().find(|a| a.name == s.name) {
+                s.value = a.value;
+            }
         }
-        cases.push((case_name.clone(), Ok(out)));
+        cases.push(case);
     }
-    let results: Vec<CaseResult> = cases.iter().map(|(_, r)| r.clone()).collect();
-    let summary = original.study.summarize(&results);
-    original
-        .checks
-        .iter()
-        .flat_map(|c| checks::evaluate(c, &original.spec.name, &cases, &summary))
-        .collect()
+    runner::finish_study(&original, cases).checks
 }
 
 fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {

@@ -2,8 +2,13 @@
 //! a perturbed one; NaN never passes; file references and interpolation.
 
 use contact_harness::error::SolverError;
-use contact_harness::harness::checks::{self, CheckSpec, Metric, Provides, ResolvedCheck, Scope};
-use contact_harness::harness::study::{CaseOutput, CaseResult, CaseTable, Scalar, StudySummary};
+use contact_harness::harness::checks::{
+    self, CheckSpec, MethodFilter, Metric, Provides, ResolvedCheck, Scope,
+};
+use contact_harness::harness::study::{
+    CaseOutput, CaseTable, MethodOutput, MethodPlan, MethodResult, MethodRun, Scalar, StudyScalar,
+    StudySummary, Timing,
+};
 use contact_harness::harness::table::Table;
 
 fn spec(
@@ -16,6 +21,7 @@ fn spec(
     CheckSpec {
         name: "c".into(),
         quantity: quantity.into(),
+        method: None,
         reference: reference.map(str::to_string),
         column: None,
         value,
@@ -33,25 +39,55 @@ fn curve(t: &[f64], x: &[f64]) -> Table {
         .with("x1", "", x.iter().map(|v| 2.0 * v).collect())
 }
 
-fn case(series: Table, exact: Table, scalars: Vec<Scalar>) -> (String, CaseResult) {
-    let out = CaseOutput {
+/// A successful run of method `label` with its series and scalars.
+fn method(label: &str, series: Table, scalars: Vec<Scalar>) -> MethodResult {
+    MethodResult {
+        plan: MethodPlan {
+            label: label.into(),
+            method: label.into(),
+            doc: String::new(),
+        },
+        outcome: Ok(MethodRun {
+            output: MethodOutput {
+                series,
+                scalars,
+                ..MethodOutput::default()
+            },
+            timing: Timing {
+                method: label.into(),
+                wall_s: 1.0,
+                cpu_s: 1.0,
+                cpu_s_spread: 0.0,
+                runs: 1,
+                counters: vec![],
+                stats: vec![],
+            },
+        }),
+    }
+}
+
+/// Case `k`: one method `m` with `series`, the `exact` table, and the
+/// case scalars.
+fn case(series: Table, exact: Table, scalars: Vec<Scalar>) -> CaseOutput {
+    CaseOutput {
         name: "k".into(),
-        series,
+        coords: vec![],
+        methods: vec![method("m", series, vec![])],
         tables: vec![CaseTable {
             what: "exact".into(),
             doc: String::new(),
             table: exact,
         }],
         scalars,
-        timings: vec![],
-    };
-    ("k".into(), Ok(out))
+        reference_timings: vec![],
+        failures: vec![],
+    }
 }
 
 fn eval(
     check: CheckSpec,
     scope: Scope,
-    cases: &[(String, CaseResult)],
+    cases: &[CaseOutput],
     summary: &StudySummary,
 ) -> (bool, f64) {
     let rows = checks::evaluate(
@@ -213,7 +249,7 @@ fn scalar_metrics_and_bounds() {
         .0
     );
     let summary = StudySummary {
-        scalars: vec![Scalar::new("order", 1.97, "")],
+        scalars: vec![StudyScalar::study(Scalar::new("order", 1.97, ""))],
         ..StudySummary::default()
     };
     let rows = checks::evaluate(
@@ -230,7 +266,7 @@ fn scalar_metrics_and_bounds() {
     assert_eq!(rows[0].case, "*");
     assert!(rows[0].passed);
     let summary = StudySummary {
-        scalars: vec![Scalar::new("order", 1.0, "")],
+        scalars: vec![StudyScalar::study(Scalar::new("order", 1.0, ""))],
         ..StudySummary::default()
     };
     let rows = checks::evaluate(
@@ -247,14 +283,13 @@ fn scalar_metrics_and_bounds() {
 }
 
 #[test]
-fn failed_cases_and_missing_quantities_fail() {
-    let failed: [(String, CaseResult); 1] = [(
-        "k".into(),
-        Err(SolverError::Other {
-            method: "m".into(),
-            message: "boom".into(),
-        }),
-    )];
+fn failed_methods_and_missing_quantities_fail() {
+    let mut failed = case(curve(&T, &X), curve(&T, &X), vec![]);
+    failed.methods[0].outcome = Err(SolverError::Other {
+        method: "m".into(),
+        message: "boom".into(),
+    });
+    let failed = [failed];
     let rows = checks::evaluate(
         &ResolvedCheck {
             spec: spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0),
@@ -312,6 +347,8 @@ fn resolve_rejects_unknown_names_with_the_allowed_list() {
         case_scalars: vec!["amp".into()],
         columns: vec!["t".into(), "x*".into()],
         tables: vec!["exact".into()],
+        method_scalars: vec!["x*_max".into()],
+        methods: vec!["m".into()],
     };
     let file = std::path::Path::new("spec.toml");
     let ok = checks::resolve(
@@ -366,4 +403,145 @@ fn resolve_rejects_unknown_names_with_the_allowed_list() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("other") && err.contains("k"), "{err}");
+    // Method scalars are found through patterns; a method filter names a
+    // method of the study; a case scalar belongs to no method.
+    let ok = checks::resolve(
+        &spec("x12_max", None, Some(1.0), Metric::Abs, 1.0),
+        0,
+        &provides,
+        file,
+        "s",
+        &[],
+    );
+    assert_eq!(ok.map(|r| r.scope).ok(), Some(Scope::MethodScalar));
+    let mut bad = spec("x*", Some("exact"), None, Metric::MaxAbs, 1.0);
+    bad.method = Some(MethodFilter::One("nope".into()));
+    let err = checks::resolve(&bad, 1, &provides, file, "s", &[])
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("study.check[1].method") && err.contains("nope") && err.contains("m"),
+        "{err}"
+    );
+    let mut bad = spec("amp", None, Some(1.0), Metric::Abs, 1.0);
+    bad.method = Some(MethodFilter::One("m".into()));
+    let err = checks::resolve(&bad, 0, &provides, file, "s", &[])
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not of a method"), "{err}");
+}
+
+/// One row per (case, method); the method filter keeps only the named
+/// methods; a method compared with another method's series skips itself;
+/// a failed method gives a failed row while the others are evaluated.
+#[test]
+fn method_rows_filters_and_method_references() {
+    let mut c = case(curve(&T, &X), curve(&T, &X), vec![]);
+    let mut off = curve(&T, &X);
+    off.values_mut("x0").unwrap()[1] += 0.5;
+    c.methods
+        .push(method("fast", off, vec![Scalar::new("err", 0.5, "")]));
+    c.methods.push(MethodResult {
+        plan: MethodPlan {
+            label: "broken".into(),
+            method: "broken".into(),
+            doc: String::new(),
+        },
+        outcome: Err(SolverError::Other {
+            method: "broken".into(),
+            message: "diverged".into(),
+        }),
+    });
+    let cases = [c];
+    let run = |check: CheckSpec, scope: Scope| {
+        checks::evaluate(
+            &ResolvedCheck {
+                spec: check,
+                file: None,
+                scope,
+            },
+            "s",
+            &cases,
+            &StudySummary::default(),
+        )
+    };
+    let rows = run(
+        spec("x*", Some("exact"), None, Metric::MaxAbs, 0.1),
+        Scope::Columns,
+    );
+    let seen: Vec<(&str, bool)> = rows.iter().map(|r| (r.method.as_str(), r.passed)).collect();
+    assert_eq!(seen, vec![("m", true), ("fast", false), ("broken", false)]);
+    assert!(rows[2].detail.contains("diverged"));
+    let mut only = spec("x*", Some("exact"), None, Metric::MaxAbs, 0.1);
+    only.method = Some(MethodFilter::One("m".into()));
+    assert_eq!(run(only, Scope::Columns).len(), 1);
+    // Against another method: its own row is skipped.
+    let rows = run(
+        spec("x*", Some("fast"), None, Metric::MaxAbs, 0.6),
+        Scope::Columns,
+    );
+    let seen: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
+    assert_eq!(seen, vec!["m", "broken"]);
+    assert!(rows[0].passed && (rows[0].value - 0.5).abs() < 1e-12);
+    // A method scalar: only `fast` has it; the others fail as not produced.
+    let rows = run(
+        spec("err", None, None, Metric::AtMost, 1.0),
+        Scope::MethodScalar,
+    );
+    let seen: Vec<(&str, bool)> = rows.iter().map(|r| (r.method.as_str(), r.passed)).collect();
+    assert_eq!(seen, vec![("m", false), ("fast", true), ("broken", false)]);
+}
+
+/// Study scalars per method and group: one row each, filtered by method.
+#[test]
+fn study_scalars_per_method_and_group() {
+    let summary = StudySummary {
+        scalars: vec![
+            StudyScalar {
+                scalar: Scalar::new("order", 2.0, ""),
+                method: Some("a".into()),
+                group: "law=tanh".into(),
+            },
+            StudyScalar {
+                scalar: Scalar::new("order", 1.2, ""),
+                method: Some("b".into()),
+                group: "law=tanh".into(),
+            },
+        ],
+        ..StudySummary::default()
+    };
+    let rows = checks::evaluate(
+        &ResolvedCheck {
+            spec: spec("order", None, Some(2.0), Metric::Abs, 0.1),
+            file: None,
+            scope: Scope::Study,
+        },
+        "s",
+        &[],
+        &summary,
+    );
+    let seen: Vec<(&str, &str, bool)> = rows
+        .iter()
+        .map(|r| (r.case.as_str(), r.method.as_str(), r.passed))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![("law=tanh", "a", true), ("law=tanh", "b", false)]
+    );
+    let mut only_a = spec("order", None, Some(2.0), Metric::Abs, 0.1);
+    only_a.method = Some(MethodFilter::Many(vec!["a".into()]));
+    let rows = checks::evaluate(
+        &ResolvedCheck {
+            spec: only_a,
+            file: None,
+            scope: Scope::Study,
+        },
+        "s",
+        &[],
+        &summary,
+    );
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0].passed);
 }

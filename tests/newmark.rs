@@ -3,7 +3,7 @@
 //! and Bossak (alpha_b < 0) stays second order.
 
 use contact_harness::integrators::newmark::{
-    self, DenseLcpStep, NewmarkParams, StepSolver, Trajectory,
+    self, DenseLcpStep, NewmarkParams, Recording, StepSolver, Trajectory,
 };
 use contact_harness::lcp::{LcpOptions, LcpSolverKind};
 use contact_harness::models::gap_system::{
@@ -47,9 +47,17 @@ fn run(system: &GapSystem, p: &NewmarkParams, x0: f64, v0: f64) -> Trajectory {
     let k_eff = newmark::effective_stiffness(system, p);
     let mut step = DenseLcpStep::new(system, &k_eff, p.lcp_solver, p.lcp_options.clone())
         .expect("K_eff invertible");
-    newmark::integrate(system, p, &[x0], &[v0], &mut step, |_| {})
-        .expect("runs")
-        .0
+    newmark::integrate(
+        system,
+        p,
+        &[x0],
+        &[v0],
+        &mut step,
+        &Recording::all(),
+        |_| {},
+    )
+    .expect("runs")
+    .0
 }
 
 /// x'' + 2 zeta w x' + w^2 x = F cos(W t), x(0) = 1, v(0) = 0, by hand.
@@ -214,14 +222,17 @@ fn degenerate_chain_steps_agree_between_lemke_and_sparse_newton() {
     let mut lemke = DenseLcpStep::new(&system, &k_eff, LcpSolverKind::Lemke, LcpOptions::default())
         .expect("K_eff invertible");
     let (dense, stats) =
-        newmark::integrate(&system, &p, &x0, &v0, &mut lemke, |_| {}).expect("runs");
+        newmark::integrate(&system, &p, &x0, &v0, &mut lemke, &Recording::all(), |_| {})
+            .expect("runs");
     assert!(
         stats.max_active > 100,
         "too few contacts to test: {stats:?}"
     );
     let k_sparse = newmark::effective_stiffness_sparse(&system, &p);
     let mut ssn = SparseNewtonStep::new(&system, &k_sparse).expect("factorizes");
-    let (sparse, _) = newmark::integrate(&system, &p, &x0, &v0, &mut ssn, |_| {}).expect("runs");
+    let (sparse, _) =
+        newmark::integrate(&system, &p, &x0, &v0, &mut ssn, &Recording::all(), |_| {})
+            .expect("runs");
     let scale = dense.x.iter().flatten().fold(0.0f64, |a, v| a.max(v.abs()));
     let diff = dense
         .x

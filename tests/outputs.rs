@@ -11,7 +11,10 @@ use contact_harness::harness::outcome::{CheckRow, Manifest, RunResult, StudyResu
 use contact_harness::harness::plot::render_svg;
 use contact_harness::harness::report::write_report;
 use contact_harness::harness::results::write_run;
-use contact_harness::harness::study::{CaseOutput, CaseTable, Scalar, StudySummary, Timing};
+use contact_harness::harness::study::{
+    CaseOutput, CaseTable, MethodOutput, MethodPlan, MethodResult, MethodRun, Scalar, StudyScalar,
+    StudySummary, Timing,
+};
 use contact_harness::harness::table::Table;
 
 fn series(dt: f64) -> Table {
@@ -28,6 +31,8 @@ fn check(study: &str, case: &str, name: &str, value: f64, tolerance: f64) -> Che
     CheckRow {
         study: study.into(),
         case: case.into(),
+        method: "newmark-lcp".into(),
+        why: "a priori bound".into(),
         check: name.into(),
         metric: "max-abs".into(),
         reference: "exact".into(),
@@ -42,38 +47,57 @@ fn check(study: &str, case: &str, name: &str, value: f64, tolerance: f64) -> Che
     }
 }
 
-fn alpha_case(name: &str, dt: f64, pivots: f64) -> (String, Result<CaseOutput, SolverError>) {
+fn alpha_case(name: &str, dt: f64, pivots: f64) -> CaseOutput {
     let exact = CaseTable {
         what: "exact".into(),
         doc: "exact event-driven solution (matrix exponential between switches)".into(),
         table: series(dt),
     };
-    let output = CaseOutput {
-        name: name.into(),
-        series: series(dt),
-        tables: vec![exact],
-        scalars: vec![
-            Scalar::new("amplitude", 0.1 + 0.2, "steady-state amplitude [m]"),
-            Scalar::new("max_error", 1.0 / 3.0, "max |x - x_exact| [m]"),
-        ],
-        timings: vec![
-            Timing {
+    let lcp = MethodResult {
+        plan: MethodPlan {
+            label: "newmark-lcp".into(),
+            method: "newmark-lcp".into(),
+            doc: "Bossak-Newmark with Lemke".into(),
+        },
+        outcome: Ok(MethodRun {
+            output: MethodOutput {
+                series: series(dt),
+                scalars: vec![
+                    Scalar::new("amplitude", 0.1 + 0.2, "steady-state amplitude [m]"),
+                    Scalar::new("max_error", 1.0 / 3.0, "max |x - x_exact| [m]"),
+                ],
+                counters: vec![("steps".into(), 10_000.0), ("lcp_pivots".into(), pivots)],
+                stats: vec![("mean_active".into(), 0.198)],
+                ..MethodOutput::default()
+            },
+            timing: Timing {
                 method: "newmark-lcp".into(),
                 wall_s: 0.0123,
                 cpu_s: 0.0121,
+                cpu_s_spread: 0.0002,
+                runs: 3,
                 counters: vec![("steps".into(), 10_000.0), ("lcp_pivots".into(), pivots)],
                 stats: vec![("mean_active".into(), 0.198)],
             },
-            Timing {
-                method: "event-driven".into(),
-                wall_s: 0.5,
-                cpu_s: 0.49,
-                counters: vec![("events".into(), 42.0)],
-                stats: vec![],
-            },
-        ],
+        }),
     };
-    (name.into(), Ok(output))
+    CaseOutput {
+        name: name.into(),
+        coords: vec![],
+        methods: vec![lcp],
+        tables: vec![exact],
+        scalars: vec![Scalar::new("dt", dt, "time step [s]")],
+        reference_timings: vec![Timing {
+            method: "event-driven".into(),
+            wall_s: 0.5,
+            cpu_s: 0.49,
+            cpu_s_spread: 0.0,
+            runs: 1,
+            counters: vec![("events".into(), 42.0)],
+            stats: vec![],
+        }],
+        failures: vec![],
+    }
 }
 
 fn figures() -> Vec<Figure> {
@@ -135,16 +159,24 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         kind: "gap-system".into(),
         description: "SDOF oscillator with a gap-activated spring.".into(),
         file: PathBuf::from("experiments/alpha.toml"),
+        baseline: Some("newmark-lcp".into()),
         cases: alpha_cases
             .iter()
             .map(|(n, dt)| alpha_case(n, *dt, pivots))
             .collect(),
         summary: StudySummary {
-            scalars: vec![Scalar::new("order", 1.2, "observed convergence order [-]")],
+            scalars: vec![StudyScalar::study(Scalar::new(
+                "order",
+                1.2,
+                "observed convergence order [-]",
+            ))],
             figures: figures(),
             notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
         },
+        work_precision: vec![],
+        speedups: vec![],
         checks: alpha_checks,
+        counter_docs: vec![("lcp_pivots".into(), "Lemke pivots [-]".into())],
     };
     let failure = SolverError::Lcp {
         solver: "pgs".into(),
@@ -153,19 +185,27 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         t: 0.17,
         residual: 3.5e-2,
     };
-    let (_, ok) = alpha_case("k-1", 0.1, 5.0);
+    let ok = alpha_case("k-1", 0.1, 5.0);
+    let mut failed = alpha_case("k-2", 0.1, 5.0);
+    failed.methods[0].outcome = Err(failure.clone());
     let beta = StudyResult {
         name: "beta".into(),
         kind: "gap-system".into(),
         description: String::new(),
         file: PathBuf::from("experiments/beta.toml"),
-        cases: vec![("k-1".into(), ok), ("k-2".into(), Err(failure.clone()))],
+        baseline: Some("newmark-lcp".into()),
+        cases: vec![ok, failed],
         summary: StudySummary::default(),
+        work_precision: vec![],
+        speedups: vec![],
+        counter_docs: vec![],
         checks: vec![
             check("beta", "k-1", "x-vs-exact", 1e-5, 1e-3),
             CheckRow {
                 study: "beta".into(),
                 case: "k-2".into(),
+                method: "newmark-lcp".into(),
+                why: "every method run must finish".into(),
                 check: "solver".into(),
                 metric: "solver".into(),
                 reference: "-".into(),
@@ -269,17 +309,21 @@ fn every_contract_file_is_written_with_its_columns() {
 
     let summary = read(&out.join("alpha/summary.csv"));
     let lines: Vec<&str> = summary.lines().collect();
-    assert_eq!(lines[0], "case,status,amplitude,max_error");
-    assert!(lines[1].starts_with("dt-0.01,ok,"));
-    let amplitude: f64 = lines[1].split(',').nth(2).unwrap().parse().unwrap();
+    assert_eq!(lines[0], "case,method,status,dt,amplitude,max_error");
+    assert!(lines[1].starts_with("dt-0.01,newmark-lcp,ok,0.01,"));
+    let amplitude: f64 = lines[1].split(',').nth(4).unwrap().parse().unwrap();
     assert_eq!(amplitude, 0.1 + 0.2);
     let beta_summary = read(&out.join("beta/summary.csv"));
-    assert_eq!(beta_summary.lines().nth(2), Some("k-2,failed,,"));
+    assert_eq!(
+        beta_summary.lines().nth(2),
+        Some("k-2,newmark-lcp,failed,0.1,,"),
+        "a failed method keeps its case scalars, its own cells are empty"
+    );
 
     let checks = read(&out.join("checks.csv"));
     assert_eq!(
         checks.lines().next(),
-        Some("study,case,check,value,tolerance,passed,metric,reference,detail")
+        Some("study,case,check,value,tolerance,passed,metric,reference,detail,method,why")
     );
     assert_eq!(checks.lines().count(), 1 + 3 + 2);
     assert!(
@@ -299,27 +343,36 @@ fn every_contract_file_is_written_with_its_columns() {
     let lines: Vec<&str> = timings.lines().collect();
     assert_eq!(
         lines[0],
-        "study,case,method,wall_s,cpu_s,steps,lcp_pivots,events,mean_active,cpu_per_step_s,speedup"
+        "study,case,method,wall_s,cpu_s,cpu_s_spread,runs,steps,lcp_pivots,events,mean_active,cpu_per_step_s,speedup"
     );
     let cells: Vec<&str> = lines[1].split(',').collect();
     assert_eq!(
-        cells[..9],
+        cells[..11],
         [
             "alpha",
             "dt-0.01",
             "newmark-lcp",
             "0.0123",
             "0.0121",
+            "0.0002",
+            "3",
             "10000",
             "120",
             "",
             "0.198"
         ]
     );
-    assert_eq!(cells[9].parse::<f64>().unwrap(), 0.0121 / 10_000.0);
-    assert_eq!(cells[10], "1.0", "the primary method has speedup 1");
-    assert_eq!(lines[2], "alpha,dt-0.01,event-driven,0.5,0.49,,,42,,,");
-    assert_eq!(lines.len(), 1 + 2 * 2 + 2, "failed case has no timing rows");
+    assert_eq!(cells[11].parse::<f64>().unwrap(), 0.0121 / 10_000.0);
+    assert_eq!(cells[12], "1.0", "the baseline has speedup 1");
+    assert_eq!(
+        lines[2],
+        "alpha,dt-0.01,event-driven,0.5,0.49,0.0,1,,,42,,,"
+    );
+    assert_eq!(
+        lines.len(),
+        1 + 2 * 2 + 2 + 1,
+        "a failed method has no timing row; its case's reference has"
+    );
 
     let manifest: serde_json::Value =
         serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
@@ -327,42 +380,65 @@ fn every_contract_file_is_written_with_its_columns() {
     assert_eq!(manifest["spec"]["studies"][1], "beta");
 }
 
-/// One case with three methods: the primary (1024 steps in 1.25 s of CPU),
-/// a variant 10 times faster per step (2048 steps in 0.25 s) and a
-/// reference without steps.
+/// One case with four methods: a fast one listed first (1024 steps in
+/// 0.125 s of CPU), the baseline (1024 steps in 1.25 s), an adaptive one
+/// with other steps, and a reference solver without steps.
 fn speed_run() -> RunResult {
     let timing = |method: &str, wall_s: f64, cpu_s: f64, steps: Option<f64>| Timing {
         method: method.into(),
         wall_s,
         cpu_s,
+        cpu_s_spread: 0.0,
+        runs: 1,
         counters: steps
             .map(|n| ("steps".to_string(), n))
             .into_iter()
             .collect(),
         stats: vec![("mean_active".into(), 2.5)],
     };
+    let method = |t: Timing| MethodResult {
+        plan: MethodPlan {
+            label: t.method.clone(),
+            method: t.method.clone(),
+            doc: String::new(),
+        },
+        outcome: Ok(MethodRun {
+            output: MethodOutput {
+                series: series(0.1),
+                counters: t.counters.clone(),
+                ..MethodOutput::default()
+            },
+            timing: t,
+        }),
+    };
     let output = CaseOutput {
         name: "one".into(),
-        series: series(0.1),
+        coords: vec![],
+        methods: vec![
+            method(timing("sparse-newton", 0.75, 0.125, Some(1024.0))),
+            method(timing("dense-lemke", 3.0, 1.25, Some(1024.0))),
+            method(timing("adaptive", 0.3, 0.25, Some(2048.0))),
+        ],
         tables: Vec::new(),
         scalars: Vec::new(),
-        timings: vec![
-            timing("dense-lemke", 3.0, 1.25, Some(1024.0)),
-            timing("sparse-newton", 0.75, 0.25, Some(2048.0)),
-            Timing {
-                stats: Vec::new(),
-                ..timing("event-driven", 0.1, 0.09, None)
-            },
-        ],
+        reference_timings: vec![Timing {
+            stats: Vec::new(),
+            ..timing("event-driven", 0.1, 0.09, None)
+        }],
+        failures: vec![],
     };
     let study = StudyResult {
         name: "speed".into(),
         kind: "gap-system".into(),
         description: String::new(),
         file: PathBuf::from("experiments/speed.toml"),
-        cases: vec![("one".into(), Ok(output))],
+        baseline: Some("dense-lemke".into()),
+        cases: vec![output],
         summary: StudySummary::default(),
+        work_precision: vec![],
+        speedups: vec![],
         checks: Vec::new(),
+        counter_docs: vec![],
     };
     RunResult {
         suite: "speed".into(),
@@ -372,23 +448,28 @@ fn speed_run() -> RunResult {
     }
 }
 
+/// The speed-up column is against the study's baseline, never the first
+/// row, and only between runs with the same steps.
 #[test]
-fn cpu_time_per_step_and_speedup_against_the_first_method() {
+fn cpu_time_per_step_and_speedup_against_the_baseline() {
     let dir = tempfile::tempdir().unwrap();
     write_run(dir.path(), &speed_run()).unwrap();
     let timings = read(&dir.path().join("timings.csv"));
     let lines: Vec<&str> = timings.lines().collect();
     assert_eq!(
         lines[0],
-        "study,case,method,wall_s,cpu_s,steps,mean_active,cpu_per_step_s,speedup"
+        "study,case,method,wall_s,cpu_s,cpu_s_spread,runs,steps,mean_active,cpu_per_step_s,speedup"
     );
     let row = |i: usize| -> Vec<&str> { lines[i].split(',').collect() };
-    assert_eq!(row(1)[7].parse::<f64>().unwrap(), 1.25 / 1024.0);
-    assert_eq!(row(1)[8], "1.0");
-    assert_eq!(row(2)[7].parse::<f64>().unwrap(), 0.25 / 2048.0);
-    assert_eq!(row(2)[8], "10.0", "10 times faster per step");
+    assert_eq!(row(1)[2], "sparse-newton");
+    assert_eq!(row(1)[9].parse::<f64>().unwrap(), 0.125 / 1024.0);
+    assert_eq!(row(1)[10], "10.0", "10 times faster than the baseline");
+    assert_eq!(row(2)[2], "dense-lemke");
+    assert_eq!(row(2)[10], "1.0");
+    assert_eq!(row(3)[2], "adaptive");
+    assert_eq!(row(3)[10], "", "other steps: no per-step speed-up");
     assert_eq!(
-        lines[3], "speed,one,event-driven,0.1,0.09,,,,",
+        lines[4], "speed,one,event-driven,0.1,0.09,0.0,1,,,,",
         "no steps: no per-step time, no speedup"
     );
     let readme = read(&dir.path().join("speed/README.md"));
@@ -446,7 +527,7 @@ fn every_column_of_every_csv_is_documented() {
     assert!(alpha.contains("steady-state amplitude [m]"));
     let beta = read(&dir.path().join("beta/README.md"));
     assert!(
-        beta.contains("`k-2`: LCP solver `pgs` returned failed at step 17"),
+        beta.contains("case `k-2`, `newmark-lcp`: LCP solver `pgs` returned failed at step 17"),
         "{beta}"
     );
 }
@@ -457,7 +538,9 @@ fn reruns_give_byte_identical_csvs_and_parquet() {
     write_run(a.path(), &standard_run()).unwrap();
     write_run(b.path(), &standard_run()).unwrap();
     let files_a = files_with_ext(a.path(), "csv");
-    assert_eq!(files_a.len(), 6 + 3 + 2);
+    // alpha: 2 cases x (series, exact), summary, study; beta: k-1 series
+    // and exact, k-2 exact (its method failed), summary; checks, timings.
+    assert_eq!(files_a.len(), 6 + 4 + 2);
     let parquet = files_with_ext(a.path(), "parquet");
     assert_eq!(
         parquet.len(),
@@ -488,12 +571,16 @@ fn reruns_with_other_times_differ_only_in_timings_and_manifest() {
     let mut slow = standard_run();
     slow.manifest.date = "2026-12-02T23:59:59Z".into();
     for study in &mut slow.studies {
-        for (_, case) in &mut study.cases {
-            if let Ok(output) = case {
-                for t in &mut output.timings {
-                    t.wall_s *= 3.0;
-                    t.cpu_s *= 1.1;
+        for case in &mut study.cases {
+            for m in &mut case.methods {
+                if let Ok(run) = &mut m.outcome {
+                    run.timing.wall_s *= 3.0;
+                    run.timing.cpu_s *= 1.1;
                 }
+            }
+            for t in &mut case.reference_timings {
+                t.wall_s *= 3.0;
+                t.cpu_s *= 1.1;
             }
         }
     }
@@ -515,8 +602,8 @@ fn reruns_with_other_times_differ_only_in_timings_and_manifest() {
         );
         compared += 1;
     }
-    // CSV and Parquet: 6 of alpha, 3 of beta, checks; and two READMEs.
-    assert_eq!(compared, 2 * (6 + 3 + 1) + 2, "csv + parquet + READMEs");
+    // CSV and Parquet: 6 of alpha, 4 of beta, checks; and two READMEs.
+    assert_eq!(compared, 2 * (6 + 4 + 1) + 2, "csv + parquet + READMEs");
     for f in ["timings.csv", "manifest.json"] {
         assert_ne!(
             fs::read(a.path().join(f)).unwrap(),
@@ -625,7 +712,7 @@ fn the_report_shows_failures_figures_timings_and_history() {
     assert_eq!(md_fail.len(), 2, "{md_fail:?}");
 
     // The solver error of the failed case.
-    assert!(html.contains("The solver failed in 1 case(s)"));
+    assert!(html.contains("1 method run(s) or reference(s) failed"));
     assert!(html.contains("LCP solver `pgs` returned failed at step 17"));
 
     // Figures: every image exists and is SVG; captions are shown.
@@ -706,13 +793,13 @@ fn history_appends_only_recorded_runs_and_flags_changes() {
     assert_eq!(h.commits(), vec!["c1", "c2"]);
     // Per run and case: newmark-lcp wall_s, cpu_s, steps, lcp_pivots;
     // event-driven wall_s, cpu_s, events; never the stats. Cases: alpha
-    // dt-0.01 and beta k-1 (k-2 failed).
-    assert_eq!(h.rows.len(), 2 * (7 + 7));
+    // dt-0.01 and beta k-1; in beta k-2 the method failed, its reference ran.
+    assert_eq!(h.rows.len(), 2 * (7 + 7 + 3));
     assert!(
         h.rows.iter().all(|r| r.metric != "mean_active"),
         "a stat was recorded"
     );
-    assert_eq!(h.rows.iter().filter(|r| r.metric == "cpu_s").count(), 2 * 4);
+    assert_eq!(h.rows.iter().filter(|r| r.metric == "cpu_s").count(), 2 * 5);
     assert_eq!(
         read(&path).lines().next(),
         Some("commit,date,host,suite,study,case,method,metric,value")

@@ -63,6 +63,9 @@ pub struct Series {
     /// palette's colours in order of first appearance, and series without a
     /// group take the next colour each, in series order.
     pub group: Option<usize>,
+    /// Horizontal error half-widths, one per point (e.g. the spread of
+    /// repeated timings): drawn as bars from x - e to x + e.
+    pub x_errors: Option<Vec<f64>>,
 }
 
 impl Series {
@@ -73,6 +76,15 @@ impl Series {
             points: x.iter().copied().zip(y.iter().copied()).collect(),
             style,
             group: None,
+            x_errors: None,
+        }
+    }
+
+    /// The same series with horizontal error half-widths (one per point).
+    pub fn with_x_errors(self, half_widths: &[f64]) -> Self {
+        Self {
+            x_errors: Some(half_widths.to_vec()),
+            ..self
         }
     }
 

@@ -252,9 +252,8 @@ pub fn run_rows(run: &RunResult) -> Vec<HistoryRow> {
     let commit = commit_label(&m.commit, m.dirty);
     let mut rows = Vec::new();
     for study in &run.studies {
-        for (case, result) in &study.cases {
-            let Ok(output) = result else { continue };
-            for timing in &output.timings {
+        for case in &study.cases {
+            for timing in case.timings() {
                 let cpu = timing.cpu_s.is_finite().then_some((CPU, timing.cpu_s));
                 let metrics = std::iter::once((WALL, timing.wall_s))
                     .chain(cpu)
@@ -266,7 +265,7 @@ pub fn run_rows(run: &RunResult) -> Vec<HistoryRow> {
                         host: m.host.clone(),
                         suite: run.suite.clone(),
                         study: study.name.clone(),
-                        case: case.clone(),
+                        case: case.name.clone(),
                         method: timing.method.clone(),
                         metric: metric.to_string(),
                         value,

@@ -15,4 +15,6 @@ pub mod results;
 pub mod runner;
 pub mod spec;
 pub mod study;
+pub mod sweep;
 pub mod table;
+pub mod timing;

@@ -3,15 +3,18 @@
 
 use std::path::PathBuf;
 
-use crate::harness::study::{CaseResult, StudySummary};
+use crate::harness::study::{CaseOutput, StudySummary};
 
 /// One evaluated check: a row of `checks.csv`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckRow {
     /// Study name.
     pub study: String,
-    /// Case name, or `*` for a study-level check.
+    /// Case name, `*` for a study-level check, or the group of cases of a
+    /// per-group study scalar.
     pub case: String,
+    /// Method label; empty for a case or study quantity.
+    pub method: String,
     /// Check name from the spec.
     pub check: String,
     /// Metric, e.g. `max-abs`.
@@ -26,6 +29,46 @@ pub struct CheckRow {
     pub passed: bool,
     /// Why it failed or what it compared (empty when nothing to add).
     pub detail: String,
+    /// Why the tolerance is what it is (the spec's `why`).
+    pub why: String,
+}
+
+/// One point of a work-precision diagram: a method run of a case at one
+/// value of the swept cost parameter (a row of `work-precision.csv`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkPrecisionRow {
+    /// Case name.
+    pub case: String,
+    /// Method label.
+    pub method: String,
+    /// The swept cost key, e.g. `integrator.dt`.
+    pub parameter: String,
+    /// Its value in this case.
+    pub value: f64,
+    /// The study's accuracy measure of the run.
+    pub error: f64,
+    /// Median CPU seconds of the run.
+    pub cpu_s: f64,
+    /// Half the range of the CPU seconds of the timed runs.
+    pub cpu_s_spread: f64,
+    /// The group of cases (the other swept keys' values), empty without.
+    pub group: String,
+}
+
+/// A speed-up at equal accuracy (a row of `speedup.csv`): the baseline's
+/// CPU time over the method's, both interpolated log-log at `error`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedupRow {
+    /// Method label.
+    pub method: String,
+    /// Baseline label.
+    pub baseline: String,
+    /// The error level compared.
+    pub error: f64,
+    /// CPU time of the baseline over that of the method at that error.
+    pub speedup: f64,
+    /// The group of cases, empty without.
+    pub group: String,
 }
 
 /// Everything about one study after its run.
@@ -39,12 +82,39 @@ pub struct StudyResult {
     pub description: String,
     /// The spec file the study came from.
     pub file: PathBuf,
-    /// Case results in case order (`Err` for a case whose solver failed).
-    pub cases: Vec<(String, CaseResult)>,
-    /// What the study derived from its cases.
+    /// The method label speed-ups are measured against, if any.
+    pub baseline: Option<String>,
+    /// Case results in case order.
+    pub cases: Vec<CaseOutput>,
+    /// What the study (and the harness, from its sweeps) derived.
     pub summary: StudySummary,
-    /// Evaluated checks (a failed case contributes a failed `solver` row).
+    /// Work-precision points, when a cost parameter was swept.
+    pub work_precision: Vec<WorkPrecisionRow>,
+    /// Speed-ups at equal accuracy over the baseline.
+    pub speedups: Vec<SpeedupRow>,
+    /// Evaluated checks (a failed method contributes a failed `solver` row).
     pub checks: Vec<CheckRow>,
+    /// Meanings of the kind's counters and stats, `(name, doc)`.
+    pub counter_docs: Vec<(String, String)>,
+}
+
+impl StudyResult {
+    /// Method runs that failed, `(case, label, error)`, and other failed
+    /// parts of cases, `(case, what, error)`.
+    pub fn failures(&self) -> Vec<(&str, &str, String)> {
+        let mut out = Vec::new();
+        for c in &self.cases {
+            for m in &c.methods {
+                if let Err(e) = &m.outcome {
+                    out.push((c.name.as_str(), m.label(), e.to_string()));
+                }
+            }
+            for (what, e) in &c.failures {
+                out.push((c.name.as_str(), what.as_str(), e.to_string()));
+            }
+        }
+        out
+    }
 }
 
 /// Provenance of a run (`manifest.json`, report footer).

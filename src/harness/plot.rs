@@ -164,6 +164,8 @@ impl AxisRange {
 /// The drawable pieces of one series.
 struct PreparedSeries<'a> {
     label: &'a str,
+    /// Horizontal error bars (x_lo, x_hi, y), in data units.
+    error_bars: Vec<(f64, f64, f64)>,
     style: Style,
     color: RGBColor,
     shape: usize,
@@ -219,7 +221,29 @@ fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
             if !current.is_empty() {
                 segments.push(current);
             }
+            let error_bars = s
+                .x_errors
+                .as_ref()
+                .map(|errs| {
+                    s.points
+                        .iter()
+                        .zip(errs)
+                        .filter(|((x, y), e)| {
+                            e.is_finite()
+                                && **e > 0.0
+                                && drawable(figure.x.scale, *x)
+                                && drawable(figure.y.scale, *y)
+                        })
+                        .filter_map(|(&(x, y), &e)| {
+                            // On a log axis the bar's left end must stay positive.
+                            let lo = x - e;
+                            (drawable(figure.x.scale, lo)).then_some((lo, x + e, y))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
             PreparedSeries {
+                error_bars,
                 label: &s.label,
                 style: s.style,
                 color: PALETTE[i % PALETTE.len()],
@@ -400,6 +424,14 @@ where
     for s in series {
         let color = s.color;
         let line_style = ShapeStyle::from(&color).stroke_width(LINE_WIDTH);
+        for &(lo, hi, y) in &s.error_bars {
+            chart
+                .draw_series(LineSeries::new(
+                    [(lo, y), (hi, y)],
+                    ShapeStyle::from(&color).stroke_width(1),
+                ))
+                .map_err(draw_error)?;
+        }
         for seg in &s.segments {
             let pixels: Vec<(i32, i32)> = seg.iter().map(|p| chart.backend_coord(p)).collect();
             let points = if seg.len() > DECIMATE_ABOVE {

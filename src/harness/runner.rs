@@ -1,7 +1,9 @@
 //! The runner: plan (load specs, build studies, resolve checks; every input
-//! error surfaces here, before anything runs), execute (all cases of all
-//! studies in parallel with rayon, one progress bar per case), evaluate the
-//! checks, then hand the results to the writers.
+//! error surfaces here, before anything runs), execute (every method of every
+//! case, and every case's reference, as its own job, in parallel with rayon;
+//! a job that fails or panics fails alone), finish each case (errors against
+//! the reference), analyse the sweeps, summarise, evaluate the checks, then
+//! hand the results to the writers.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +14,9 @@ use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks::{self, ResolvedCheck};
 use crate::harness::outcome::{CheckRow, RunResult, StudyResult};
 use crate::harness::spec::{self, StudySpec};
-use crate::harness::study::{CaseResult, Study};
+use crate::harness::study::{
+    CaseOutput, MethodPlan, MethodResult, ReferenceOutput, Study, StudySummary,
+};
 
 /// A study ready to run.
 pub struct PlannedStudy {
@@ -20,6 +24,10 @@ pub struct PlannedStudy {
     pub spec: StudySpec,
     /// The kind's study object.
     pub study: Box<dyn Study>,
+    /// The methods of each case.
+    pub methods: Vec<Vec<MethodPlan>>,
+    /// The method speed-ups are measured against.
+    pub baseline: Option<String>,
     /// Its checks, resolved against what the study provides.
     pub checks: Vec<ResolvedCheck>,
 }
@@ -51,76 +59,176 @@ pub fn plan(path: &Path, only: &[String]) -> Result<Vec<PlannedStudy>, InputErro
         .filter(|s| only.is_empty() || only.contains(&s.name))
         .map(|spec| {
             let study = crate::studies::build(&spec)?;
-            let provides = study.provides();
-            let checks = spec
-                .checks
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    checks::resolve(c, i, &provides, &spec.file, &spec.name, study.cases())
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(PlannedStudy {
-                spec,
-                study,
-                checks,
-            })
+            plan_study(spec, study)
         })
         .collect()
 }
 
-/// Runs every case of every planned study (in parallel), summarises each
-/// study and evaluates its checks. Never stops at a failing case.
+/// Plans one built study: its methods, baseline and checks.
+pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy, InputError> {
+    let methods: Vec<Vec<MethodPlan>> = (0..spec.cases.len()).map(|c| study.methods(c)).collect();
+    let mut labels: Vec<String> = Vec::new();
+    for plan in methods.iter().flatten() {
+        if !labels.contains(&plan.label) {
+            labels.push(plan.label.clone());
+        }
+    }
+    let baseline = match &spec.baseline {
+        Some(b) if !labels.contains(b) => {
+            return Err(InputError::value(
+                &spec.file,
+                &spec.name,
+                "study.baseline",
+                format!("\"{b}\""),
+                format!("the label of a method of the study: {}", labels.join(", ")),
+            ));
+        }
+        Some(b) => Some(b.clone()),
+        None => study
+            .default_baseline()
+            .filter(|b| labels.contains(b))
+            .or_else(|| labels.first().cloned()),
+    };
+    let mut provides = study.provides();
+    provides.methods = labels;
+    provides
+        .study_scalars
+        .extend(crate::harness::sweep::provided_scalars(
+            &spec.sweeps,
+            &study.measures(),
+        ));
+    let case_names: Vec<String> = spec.cases.iter().map(|c| c.name.clone()).collect();
+    let checks = spec
+        .checks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| checks::resolve(c, i, &provides, &spec.file, &spec.name, &case_names))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(PlannedStudy {
+        spec,
+        study,
+        methods,
+        baseline,
+        checks,
+    })
+}
+
+/// One job: a method of a case, or a case's reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Job {
+    Reference,
+    Method(usize),
+}
+
+/// What a job produced.
+enum JobResult {
+    Reference(Box<Result<ReferenceOutput, SolverError>>),
+    Method(Box<MethodResult>),
+}
+
+/// The jobs of one case after they ran: its reference (if it has one) and
+/// each method's result, in plan order.
+type CaseJobs = (
+    Option<Result<ReferenceOutput, SolverError>>,
+    Vec<Option<MethodResult>>,
+);
+
+/// Runs `f`, turning a panic (a bug) into a solver error of `what`.
+fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, SolverError>) -> Result<T, SolverError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        Err(SolverError::Other {
+            method: what.to_string(),
+            message: format!("internal error (panic): {}", panic_message(&*payload)),
+        })
+    })
+}
+
+/// Runs every job of every planned study (in parallel), finishes each case,
+/// summarises each study and evaluates its checks. Never stops at a failing
+/// method.
 pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
-    // Timings are per case: keep faer from spawning its own threads inside
-    // the rayon workers, so each case runs on one core.
+    // Timings are per method: keep faer from spawning its own threads inside
+    // the rayon workers, so each method runs on one core.
     faer::set_global_parallelism(faer::Par::Seq);
     let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
     let style =
-        ProgressStyle::with_template("{prefix:>32} [{bar:30}] {percent:>3}% {elapsed_precise}")
+        ProgressStyle::with_template("{prefix:>40} [{bar:30}] {percent:>3}% {elapsed_precise}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
-    let jobs: Vec<(usize, usize)> = plan
-        .iter()
-        .enumerate()
-        .flat_map(|(s, p)| (0..p.study.cases().len()).map(move |c| (s, c)))
-        .collect();
-    let results: Vec<((usize, usize), CaseResult)> = jobs
+    let mut jobs: Vec<(usize, usize, Job)> = Vec::new();
+    for (s, p) in plan.iter().enumerate() {
+        for c in 0..p.spec.cases.len() {
+            if p.study.has_reference(c) {
+                jobs.push((s, c, Job::Reference));
+            }
+            jobs.extend((0..p.methods[c].len()).map(|m| (s, c, Job::Method(m))));
+        }
+    }
+    let results: Vec<((usize, usize, Job), JobResult)> = jobs
         .par_iter()
-        .map(|&(s, c)| {
-            let study = &plan[s];
+        .map(|&(s, c, job)| {
+            let p = &plan[s];
             let bar = multi.add(ProgressBar::new(1));
             bar.set_style(style.clone());
-            bar.set_prefix(format!("{}/{}", study.spec.name, study.study.cases()[c]));
-            // A panic (a bug) in one case fails that case, not the run.
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                study.study.run_case(c, &bar)
-            }))
-            .unwrap_or_else(|payload| {
-                Err(SolverError::Other {
-                    method: study.spec.name.clone(),
-                    message: format!("internal error (panic): {}", panic_message(&*payload)),
-                })
-            });
+            let case = &p.spec.cases[c].name;
+            let result = match job {
+                Job::Reference => {
+                    bar.set_prefix(format!("{}/{case} reference", p.spec.name));
+                    JobResult::Reference(Box::new(guarded("reference", || {
+                        p.study.run_reference(c, &bar)
+                    })))
+                }
+                Job::Method(m) => {
+                    let method = &p.methods[c][m];
+                    bar.set_prefix(format!("{}/{case} {}", p.spec.name, method.label));
+                    let outcome = guarded(&method.label, || {
+                        crate::harness::timing::time_method(&method.label, |run| {
+                            let hidden = ProgressBar::hidden();
+                            p.study
+                                .run_method(c, m, if run == 0 { &bar } else { &hidden })
+                        })
+                    });
+                    JobResult::Method(Box::new(MethodResult {
+                        plan: method.clone(),
+                        outcome,
+                    }))
+                }
+            };
             bar.finish_and_clear();
-            ((s, c), result)
+            ((s, c, job), result)
         })
         .collect();
-    let mut per_study: Vec<Vec<Option<CaseResult>>> = plan
+    // Regroup per case, in plan order.
+    let mut per_case: Vec<Vec<CaseJobs>> = plan
         .iter()
-        .map(|p| vec![None; p.study.cases().len()])
+        .map(|p| {
+            (0..p.spec.cases.len())
+                .map(|c| (None, vec![None; p.methods[c].len()]))
+                .collect()
+        })
         .collect();
-    for ((s, c), r) in results {
-        per_study[s][c] = Some(r);
+    for ((s, c, job), result) in results {
+        match (job, result) {
+            (Job::Reference, JobResult::Reference(r)) => per_case[s][c].0 = Some(*r),
+            (Job::Method(m), JobResult::Method(r)) => per_case[s][c].1[m] = Some(*r),
+            _ => unreachable!("a job's result matches its kind"),
+        }
     }
     plan.iter()
-        .zip(per_study)
-        .map(|(p, results)| {
-            let cases: Vec<CaseResult> = results
-                .into_iter()
-                .map(|r| r.expect("every job ran exactly once"))
+        .zip(per_case)
+        .map(|(p, cases)| {
+            let outputs: Vec<CaseOutput> = cases
+                .into_par_iter()
+                .enumerate()
+                .map(|(c, (reference, methods))| {
+                    let methods = methods
+                        .into_iter()
+                        .map(|m| m.expect("every method job ran exactly once"))
+                        .collect();
+                    finish_case(p, c, reference, methods)
+                })
                 .collect();
-            finish_study(p, cases)
+            finish_study(p, outputs)
         })
         .collect()
 }
@@ -134,36 +242,106 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "no message".into())
 }
 
-/// Summarises one study and evaluates its checks.
-pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseResult>) -> StudyResult {
-    let summary = p.study.summarize(&cases);
-    let named: Vec<(String, CaseResult)> = p.study.cases().iter().cloned().zip(cases).collect();
-    let mut rows: Vec<CheckRow> = named
-        .iter()
-        .filter_map(|(name, r)| r.as_ref().err().map(|e| (name, e)))
-        .map(|(name, e)| CheckRow {
-            study: p.spec.name.clone(),
-            case: name.clone(),
-            check: "solver".into(),
-            metric: "-".into(),
-            reference: "-".into(),
-            value: f64::NAN,
-            tolerance: f64::NAN,
-            passed: false,
-            detail: e.to_string(),
-        })
-        .collect();
+/// Puts a case together: its methods, its reference, and the kind's
+/// comparison of both.
+pub fn finish_case(
+    p: &PlannedStudy,
+    c: usize,
+    reference: Option<Result<ReferenceOutput, SolverError>>,
+    mut methods: Vec<MethodResult>,
+) -> CaseOutput {
+    let spec = &p.spec.cases[c];
+    let mut failures = Vec::new();
+    let reference = match reference {
+        Some(Ok(r)) => Some(r),
+        Some(Err(e)) => {
+            failures.push(("reference".to_string(), e));
+            None
+        }
+        None => None,
+    };
+    let finished = guarded("comparison", || {
+        p.study.finish_case(c, reference.as_ref(), &mut methods)
+    });
+    let (tables, mut scalars, reference_timings) = match reference {
+        Some(r) => (r.tables, r.scalars, r.timings),
+        None => Default::default(),
+    };
+    match finished {
+        Ok(more) => scalars.extend(more),
+        Err(e) => failures.push(("comparison".to_string(), e)),
+    }
+    CaseOutput {
+        name: spec.name.clone(),
+        coords: spec.coords.clone(),
+        methods,
+        tables,
+        scalars,
+        reference_timings,
+        failures,
+    }
+}
+
+/// Summarises one study (the kind's summary and the harness's sweep
+/// analysis) and evaluates its checks.
+pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
+    let mut summary =
+        guarded("summary", || Ok(p.study.summarize(&cases))).unwrap_or_else(|e| StudySummary {
+            notes: vec![format!("The study's summary failed: {e}")],
+            ..StudySummary::default()
+        });
+    let analysis = crate::harness::sweep::analyse(
+        &p.spec.sweeps,
+        &p.study.measures(),
+        p.baseline.as_deref(),
+        &cases,
+    );
+    summary.scalars.extend(analysis.scalars);
+    summary.figures.extend(analysis.figures);
+    summary.notes.extend(analysis.notes);
+    let mut rows: Vec<CheckRow> = Vec::new();
+    for case in &cases {
+        let failed = case
+            .methods
+            .iter()
+            .filter_map(|m| m.outcome.as_ref().err().map(|e| (m.label(), e)))
+            .chain(case.failures.iter().map(|(w, e)| (w.as_str(), e)));
+        for (what, e) in failed {
+            rows.push(CheckRow {
+                study: p.spec.name.clone(),
+                case: case.name.clone(),
+                method: what.to_string(),
+                check: "solver".into(),
+                metric: "-".into(),
+                reference: "-".into(),
+                value: f64::NAN,
+                tolerance: f64::NAN,
+                passed: false,
+                detail: e.to_string(),
+                why: "every method run and every reference must finish".into(),
+            });
+        }
+    }
     for check in &p.checks {
-        rows.extend(checks::evaluate(check, &p.spec.name, &named, &summary));
+        rows.extend(checks::evaluate(check, &p.spec.name, &cases, &summary));
     }
     StudyResult {
         name: p.spec.name.clone(),
         kind: p.spec.kind.clone(),
         description: p.spec.description.clone(),
         file: p.spec.file.clone(),
-        cases: named,
+        baseline: p.baseline.clone(),
+        cases,
         summary,
+        work_precision: analysis.work_precision,
+        speedups: analysis.speedups,
         checks: rows,
+        counter_docs: p
+            .study
+            .counter_docs()
+            .into_iter()
+            .map(|(n, d)| (n.to_string(), d.to_string()))
+            .collect(),
     }
 }
 
@@ -227,16 +405,22 @@ fn spec_to_json(p: &PlannedStudy) -> serde_json::Value {
         .spec
         .cases
         .iter()
-        .map(|c| serde_json::json!({ "name": c.name, "settings": toml_to_json(&toml::Value::Table(c.table.clone())) }))
+        .zip(&p.methods)
+        .map(|(c, methods)| serde_json::json!({
+            "name": c.name,
+            "methods": methods.iter().map(|m| serde_json::json!({"label": m.label, "method": m.method})).collect::<Vec<_>>(),
+            "settings": toml_to_json(&toml::Value::Table(c.table.clone())),
+        }))
         .collect();
     serde_json::json!({
         "name": p.spec.name,
         "kind": p.spec.kind,
         "file": p.spec.file.to_string_lossy(),
-        "sweeps": p.spec.sweeps.iter().map(|s| serde_json::json!({"key": s.key, "values": s.values.iter().map(toml_to_json).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+        "baseline": p.baseline,
+        "sweeps": p.spec.sweeps.iter().map(|s| serde_json::json!({"key": s.key, "zip": s.zip, "values": s.values.iter().map(toml_to_json).collect::<Vec<_>>()})).collect::<Vec<_>>(),
         "cases": cases,
         "checks": p.spec.checks.iter().map(|c| serde_json::json!({
-            "name": c.name, "quantity": c.quantity, "reference": c.reference, "value": c.value,
+            "name": c.name, "quantity": c.quantity, "method": c.method.as_ref().map(|m| m.labels()), "reference": c.reference, "value": c.value,
             "metric": c.metric.name(), "tolerance": c.tolerance, "cases": c.cases, "why": c.why,
         })).collect::<Vec<_>>(),
     })
@@ -263,64 +447,90 @@ fn toml_to_json(v: &toml::Value) -> serde_json::Value {
 mod tests {
     use super::*;
     use crate::harness::checks::Provides;
-    use crate::harness::study::StudySummary;
+    use crate::harness::study::{MethodOutput, StudySummary};
+    use crate::harness::table::Table;
 
-    /// Case 0 panics (a bug in a solver), case 1 fails normally.
-    struct Panicky {
-        cases: Vec<String>,
-    }
+    /// Method `a` panics (a bug in a solver), `b` fails normally, `c`
+    /// succeeds: each fails or succeeds alone.
+    struct Mixed;
 
-    impl Study for Panicky {
-        fn cases(&self) -> &[String] {
-            &self.cases
+    impl Study for Mixed {
+        fn methods(&self, _case: usize) -> Vec<MethodPlan> {
+            ["a", "b", "c"]
+                .map(|l| MethodPlan {
+                    label: l.into(),
+                    method: l.into(),
+                    doc: String::new(),
+                })
+                .to_vec()
+        }
+        fn default_baseline(&self) -> Option<String> {
+            Some("c".into())
         }
         fn provides(&self) -> Provides {
             Provides::default()
         }
-        fn run_case(&self, index: usize, _: &ProgressBar) -> CaseResult {
-            if index == 0 {
-                panic!("index out of range in a solver");
+        fn run_method(
+            &self,
+            _case: usize,
+            method: usize,
+            _: &ProgressBar,
+        ) -> Result<MethodOutput, SolverError> {
+            match method {
+                0 => panic!("index out of range in a solver"),
+                1 => Err(SolverError::Other {
+                    method: "b".into(),
+                    message: "did not converge".into(),
+                }),
+                _ => Ok(MethodOutput {
+                    series: Table::new().with("t", "", vec![0.0, 1.0]),
+                    ..MethodOutput::default()
+                }),
             }
-            Err(SolverError::Other {
-                method: "m".into(),
-                message: "did not converge".into(),
-            })
         }
-        fn summarize(&self, _: &[CaseResult]) -> StudySummary {
+        fn summarize(&self, _: &[CaseOutput]) -> StudySummary {
             StudySummary::default()
         }
     }
 
     #[test]
-    fn a_panicking_case_fails_that_case_and_the_run_goes_on() {
+    fn a_failing_or_panicking_method_fails_alone() {
         let spec = StudySpec {
             file: PathBuf::from("x.toml"),
-            name: "panicky".into(),
+            name: "mixed".into(),
             kind: "test".into(),
             description: String::new(),
+            baseline: None,
             sweeps: Vec::new(),
-            cases: Vec::new(),
+            cases: vec![crate::harness::spec::CaseSpec {
+                name: "only".into(),
+                table: toml::Table::new(),
+                coords: Vec::new(),
+            }],
             checks: Vec::new(),
         };
-        let plan = vec![PlannedStudy {
-            spec,
-            study: Box::new(Panicky {
-                cases: vec!["a".into(), "b".into()],
-            }),
-            checks: Vec::new(),
-        }];
+        let plan = vec![plan_study(spec, Box::new(Mixed)).expect("plan")];
+        assert_eq!(plan[0].baseline.as_deref(), Some("c"));
         let results = execute(&plan);
-        assert_eq!(results.len(), 1);
-        let cases = &results[0].cases;
-        match &cases[0].1 {
+        let case = &results[0].cases[0];
+        match &case.methods[0].outcome {
             Err(SolverError::Other { message, .. }) => {
                 assert!(message.contains("panic"), "{message}");
                 assert!(message.contains("index out of range"), "{message}");
             }
-            other => panic!("case a: {other:?}"),
+            other => panic!("method a: {other:?}"),
         }
         assert!(
-            matches!(&cases[1].1, Err(SolverError::Other { message, .. }) if message == "did not converge")
+            matches!(&case.methods[1].outcome, Err(SolverError::Other { message, .. }) if message == "did not converge")
         );
+        let c = case.methods[2].timing().expect("c succeeded");
+        assert!(c.runs >= 1 && c.cpu_s.is_finite());
+        let solver_rows: Vec<_> = results[0]
+            .checks
+            .iter()
+            .filter(|r| r.check == "solver")
+            .map(|r| (r.method.as_str(), r.passed))
+            .collect();
+        assert_eq!(solver_rows, vec![("a", false), ("b", false)]);
     }
 }

@@ -4,8 +4,12 @@
 //! relative to the file; suites are files that only include) and any number
 //! of `[[study]]` tables. Every study has `name` (lowercase letters, digits
 //! and `-`), `kind` (a registered study kind), an optional `description`,
-//! optional `[[study.sweep]]` tables (the cartesian product of their values
-//! gives the cases) and `[[study.check]]` tables. Everything else in the
+//! an optional `baseline` (the label of the method speed-ups are measured
+//! against; default: the kind's, the paper's method), optional
+//! `[[study.sweep]]` tables and `[[study.check]]` tables. Sweeps are crossed
+//! (the cartesian product of their values gives the cases) unless a sweep
+//! says `zip = "<key of an earlier sweep>"`: then it is paired with that
+//! sweep, value by value (both have as many values). Everything else in the
 //! study table belongs to the kind, which deserialises it with unknown keys
 //! rejected. Errors name the file, the study, the dotted key, the value and
 //! what is allowed.
@@ -17,6 +21,7 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::harness::checks::CheckSpec;
+use crate::harness::study::Coord;
 
 /// One sweep: `key` (dotted path inside the study table, e.g.
 /// `integrator.dt`) takes each of `values` in turn.
@@ -28,6 +33,8 @@ pub struct Sweep {
     pub label: String,
     /// The values, as TOML values.
     pub values: Vec<toml::Value>,
+    /// The key of the earlier sweep this one is paired with (None: crossed).
+    pub zip: Option<String>,
 }
 
 /// One case: a name and the study table with the sweep values written in.
@@ -38,8 +45,8 @@ pub struct CaseSpec {
     pub name: String,
     /// The kind's part of the study table for this case.
     pub table: toml::Table,
-    /// The sweep values of this case, `(key, value)`.
-    pub sweep_values: Vec<(String, toml::Value)>,
+    /// The sweep coordinates of this case, in sweep order.
+    pub coords: Vec<Coord>,
 }
 
 /// A study as written in its file, before its kind interprets it.
@@ -53,6 +60,9 @@ pub struct StudySpec {
     pub kind: String,
     /// Free text for the report.
     pub description: String,
+    /// The method label speed-ups are measured against, when the spec names
+    /// one (else the kind's default).
+    pub baseline: Option<String>,
     /// The sweeps, in order.
     pub sweeps: Vec<Sweep>,
     /// The cases (one without sweeps).
@@ -197,6 +207,8 @@ struct SweepSchema {
     values: Option<Vec<toml::Value>>,
     #[serde(default)]
     range: Option<RangeSchema>,
+    #[serde(default)]
+    zip: Option<String>,
 }
 
 /// `range = { from, to, count, spacing = "linear" | "log" }`.
@@ -214,7 +226,7 @@ fn linear() -> String {
     "linear".into()
 }
 
-const RESERVED: [&str; 5] = ["name", "kind", "description", "sweep", "check"];
+const RESERVED: [&str; 6] = ["name", "kind", "description", "baseline", "sweep", "check"];
 
 fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputError> {
     let key_err =
@@ -304,6 +316,18 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
             ));
         }
     };
+    let baseline = match table.remove("baseline") {
+        None => None,
+        Some(toml::Value::String(s)) => Some(s),
+        Some(other) => {
+            return Err(key_err(
+                study,
+                "study.baseline",
+                Some(other.to_string()),
+                "a string: the label of one of the study's methods",
+            ));
+        }
+    };
     let sweeps = match table.remove("sweep") {
         None => Vec::new(),
         Some(v) => {
@@ -338,6 +362,7 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
         name,
         kind,
         description,
+        baseline,
         sweeps,
         cases,
         checks,
@@ -360,7 +385,7 @@ fn sweep_from_schema(
             study,
             at("key"),
             format!("\"{}\"", s.key),
-            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/sweep/check)",
+            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/baseline/sweep/check)",
         ));
     }
     let values = match (s.values, s.range) {
@@ -394,6 +419,7 @@ fn sweep_from_schema(
         key: s.key,
         label,
         values,
+        zip: s.zip,
     })
 }
 
@@ -459,6 +485,62 @@ fn range_values(
         .collect())
 }
 
+/// Groups of sweep indices: a sweep without `zip` starts a group, a sweep
+/// with `zip = key` joins the group of the earlier sweep over `key` (same
+/// number of values). Groups are crossed, sweeps within a group paired.
+fn sweep_groups(file: &Path, study: &str, sweeps: &[Sweep]) -> Result<Vec<Vec<usize>>, InputError> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (index, sweep) in sweeps.iter().enumerate() {
+        if sweeps[..index].iter().any(|s| s.key == sweep.key) {
+            return Err(InputError::value(
+                file,
+                study,
+                format!("study.sweep[{index}].key"),
+                format!("\"{}\"", sweep.key),
+                "a key that no earlier sweep of the study sweeps",
+            ));
+        }
+        match &sweep.zip {
+            None => groups.push(vec![index]),
+            Some(partner) => {
+                let group = groups
+                    .iter_mut()
+                    .find(|g| g.iter().any(|&i| &sweeps[i].key == partner));
+                let Some(group) = group else {
+                    return Err(InputError::value(
+                        file,
+                        study,
+                        format!("study.sweep[{index}].zip"),
+                        format!("\"{partner}\""),
+                        format!(
+                            "the key of an earlier sweep of this study ({})",
+                            sweeps[..index]
+                                .iter()
+                                .map(|s| format!("\"{}\"", s.key))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                };
+                let count = sweeps[group[0]].values.len();
+                if sweep.values.len() != count {
+                    return Err(InputError::value(
+                        file,
+                        study,
+                        format!("study.sweep[{index}].values"),
+                        format!("{} values", sweep.values.len()),
+                        format!(
+                            "as many values as the sweep over \"{partner}\" it is paired with ({count})"
+                        ),
+                    ));
+                }
+                group.push(index);
+            }
+        }
+    }
+    Ok(groups)
+}
+
 fn expand_cases(
     file: &Path,
     study: &str,
@@ -468,34 +550,44 @@ fn expand_cases(
     let mut cases = vec![CaseSpec {
         name: String::new(),
         table: base.clone(),
-        sweep_values: Vec::new(),
+        coords: Vec::new(),
     }];
-    for (index, sweep) in sweeps.iter().enumerate() {
-        let mut next = Vec::with_capacity(cases.len() * sweep.values.len());
+    for group in sweep_groups(file, study, sweeps)? {
+        let count = sweeps[group[0]].values.len();
+        let mut next = Vec::with_capacity(cases.len() * count);
         for case in &cases {
-            for value in &sweep.values {
+            for k in 0..count {
                 let mut table = case.table.clone();
-                set_dotted(&mut table, &sweep.key, value.clone()).map_err(|expected| {
-                    InputError::value(
-                        file,
-                        study,
-                        format!("study.sweep[{index}].key"),
-                        format!("\"{}\"", sweep.key),
-                        expected,
-                    )
-                })?;
-                let part = format!("{}-{}", sweep.label, value_label(value));
-                let name = if case.name.is_empty() {
-                    part
-                } else {
-                    format!("{}_{part}", case.name)
-                };
-                let mut sweep_values = case.sweep_values.clone();
-                sweep_values.push((sweep.key.clone(), value.clone()));
+                let mut name = case.name.clone();
+                let mut coords = case.coords.clone();
+                for &index in &group {
+                    let sweep = &sweeps[index];
+                    let value = &sweep.values[k];
+                    set_dotted(&mut table, &sweep.key, value.clone()).map_err(|expected| {
+                        InputError::value(
+                            file,
+                            study,
+                            format!("study.sweep[{index}].key"),
+                            format!("\"{}\"", sweep.key),
+                            expected,
+                        )
+                    })?;
+                    let coord = Coord {
+                        key: sweep.key.clone(),
+                        label: sweep.label.clone(),
+                        value: value.clone(),
+                    };
+                    let part = format!("{}-{}", sweep.label, coord.value_text());
+                    if !name.is_empty() {
+                        name.push('_');
+                    }
+                    name.push_str(&part);
+                    coords.push(coord);
+                }
                 next.push(CaseSpec {
                     name: sanitize(&name),
                     table,
-                    sweep_values,
+                    coords,
                 });
             }
         }
@@ -552,16 +644,6 @@ fn set_dotted(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<
     }
     current.insert(last.to_string(), value);
     Ok(())
-}
-
-fn value_label(value: &toml::Value) -> String {
-    match value {
-        toml::Value::String(s) => s.clone(),
-        toml::Value::Float(f) => format!("{f}"),
-        toml::Value::Integer(i) => i.to_string(),
-        toml::Value::Boolean(b) => b.to_string(),
-        other => other.to_string(),
-    }
 }
 
 fn sanitize(name: &str) -> String {

@@ -132,13 +132,15 @@ impl Table {
     }
 }
 
-/// `x*` matches `x` followed by one or more ASCII digits; any other pattern
-/// matches only itself.
+/// A pattern with one `*` stands for one or more ASCII digits at that place
+/// (`x*` matches `x0`, `x12`, not `xa`; `x*_max` matches `x3_max`); any
+/// other pattern matches only itself.
 pub fn name_matches(pattern: &str, name: &str) -> bool {
-    match pattern.strip_suffix('*') {
-        Some(prefix) => name
+    match pattern.split_once('*') {
+        Some((prefix, suffix)) => name
             .strip_prefix(prefix)
-            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())),
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())),
         None => pattern == name,
     }
 }
@@ -156,6 +158,9 @@ mod tests {
         assert!(!name_matches("x*", "v0"));
         assert!(name_matches("t", "t"));
         assert!(!name_matches("t", "t0"));
+        assert!(name_matches("x*_max", "x12_max"));
+        assert!(!name_matches("x*_max", "x_max"));
+        assert!(!name_matches("x*_max", "x1_min"));
     }
 
     #[test]

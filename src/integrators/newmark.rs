@@ -61,17 +61,59 @@ impl NewmarkParams {
     }
 }
 
+/// What a run records at its output times: the state of some DOFs (all,
+/// or a selection for a large system: a 1e6-DOF state at every output time
+/// would not fit in memory) and, over every step, the envelope of all DOFs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Recording {
+    /// DOFs recorded (sorted, unique); None: all. Gap spring j is recorded
+    /// when j is a recorded DOF index.
+    pub dofs: Option<Vec<usize>>,
+    /// Track, over every step, each DOF's largest and smallest displacement
+    /// and, at the output times, the extremes over all DOFs.
+    pub envelope: bool,
+}
+
+impl Recording {
+    /// Every DOF, no envelope.
+    pub fn all() -> Self {
+        Self::default()
+    }
+}
+
+/// Extremes over all DOFs: per DOF over the whole run, and over all DOFs
+/// at each output time.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Envelope {
+    /// Largest displacement of each DOF over every step.
+    pub x_max: Vec<f64>,
+    /// Smallest displacement of each DOF over every step.
+    pub x_min: Vec<f64>,
+    /// At each output time: the largest displacement over all DOFs.
+    pub max_over_dofs: Vec<f64>,
+    /// At each output time: the smallest displacement over all DOFs.
+    pub min_over_dofs: Vec<f64>,
+    /// At each output time: the number of engaged gap springs.
+    pub active: Vec<f64>,
+}
+
 /// A sampled trajectory: state and gap forces at the output times.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Trajectory {
     /// Output times.
     pub t: Vec<f64>,
-    /// Displacements x(t_k), each of length n.
+    /// The recorded DOF indices (x and v hold these, in this order).
+    pub dofs: Vec<usize>,
+    /// The recorded gap springs (f holds these, in this order).
+    pub springs: Vec<usize>,
+    /// Displacements of the recorded DOFs at t_k.
     pub x: Vec<Vec<f64>>,
-    /// Velocities v(t_k).
+    /// Velocities of the recorded DOFs at t_k.
     pub v: Vec<Vec<f64>>,
-    /// Gap-spring forces f(t_k) = K_g max(0, D x - g), each of length m.
+    /// Forces f_j = k_j max(0, d_j.x - g_j) of the recorded springs at t_k.
     pub f: Vec<Vec<f64>>,
+    /// The envelope, when recorded.
+    pub envelope: Option<Envelope>,
 }
 
 /// Exact counters of a run.
@@ -521,23 +563,61 @@ impl<'a> Stepper<'a> {
 }
 
 /// Integrates from (x0, v0) at t = 0 with the given step solver, recording
-/// every `params.output_every`-th step.
+/// every `params.output_every`-th step as `recording` asks.
 pub fn integrate(
     system: &GapSystem,
     params: &NewmarkParams,
     x0: &[f64],
     v0: &[f64],
     step_solver: &mut dyn StepSolver,
+    recording: &Recording,
     mut on_progress: impl FnMut(usize),
 ) -> Result<(Trajectory, StepStats), SolverError> {
     let mut stats = StepStats::default();
     let mut stepper = Stepper::new(system, params, x0, v0)?;
-    let mut traj = Trajectory::default();
+    let n = system.dofs();
+    let m = system.springs.len();
+    let dofs: Vec<usize> = match &recording.dofs {
+        Some(d) => d.iter().copied().filter(|&i| i < n).collect(),
+        None => (0..n).collect(),
+    };
+    let springs: Vec<usize> = match &recording.dofs {
+        Some(d) => d.iter().copied().filter(|&j| j < m).collect(),
+        None => (0..m).collect(),
+    };
+    let mut traj = Trajectory {
+        dofs,
+        springs,
+        envelope: recording.envelope.then(|| Envelope {
+            x_max: x0.to_vec(),
+            x_min: x0.to_vec(),
+            ..Envelope::default()
+        }),
+        ..Trajectory::default()
+    };
     let record = |traj: &mut Trajectory, s: &Stepper| {
         traj.t.push(s.time());
-        traj.x.push(s.x.clone());
-        traj.v.push(s.v.clone());
-        traj.f.push(system.springs.forces(&s.x));
+        traj.x.push(traj.dofs.iter().map(|&i| s.x[i]).collect());
+        traj.v.push(traj.dofs.iter().map(|&i| s.v[i]).collect());
+        traj.f.push(
+            traj.springs
+                .iter()
+                .map(|&j| system.springs.force(j, &s.x))
+                .collect(),
+        );
+        if let Some(env) = &mut traj.envelope {
+            let (lo, hi) =
+                s.x.iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                        (lo.min(v), hi.max(v))
+                    });
+            env.max_over_dofs.push(hi);
+            env.min_over_dofs.push(lo);
+            let active = (0..m)
+                .filter(|&j| system.springs.force(j, &s.x) > 0.0)
+                .count();
+            env.active.push(active as f64);
+        }
     };
     record(&mut traj, &stepper);
     let progress_every = (params.steps / 100).max(1);
@@ -547,6 +627,12 @@ pub fn integrate(
         stats.max_active = stats.max_active.max(active);
         stats.active_sum += active;
         stats.steps = step;
+        if let Some(env) = &mut traj.envelope {
+            for ((hi, lo), &v) in env.x_max.iter_mut().zip(&mut env.x_min).zip(&stepper.x) {
+                *hi = hi.max(v);
+                *lo = lo.min(v);
+            }
+        }
         if step % params.output_every == 0 {
             record(&mut traj, &stepper);
         }

@@ -53,6 +53,16 @@ impl GapSprings {
             .collect()
     }
 
+    /// The force f_j = k_j max(0, d_j . x - g_j) of spring j alone.
+    pub fn force(&self, j: usize, x: &[f64]) -> f64 {
+        let y = self
+            .directions
+            .outer_view(j)
+            .map_or(0.0, |row| row.iter().map(|(i, &d)| d * x[i]).sum::<f64>())
+            - self.gaps[j];
+        self.stiffness[j] * y.max(0.0)
+    }
+
     /// Adds D^T f to `out` (length n).
     pub fn add_transposed(&self, f: &[f64], out: &mut [f64]) {
         for (j, row) in self.directions.outer_iterator().enumerate() {

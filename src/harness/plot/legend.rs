@@ -215,6 +215,7 @@ mod tests {
                     points: points.clone(),
                     style: Style::Line,
                     group: None,
+                    x_errors: None,
                 })
                 .collect(),
             caption: String::new(),

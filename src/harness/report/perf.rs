@@ -70,6 +70,7 @@ pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
                     points,
                     style: Style::LineMarkers,
                     group: None,
+                    x_errors: None,
                 }
             })
             .collect();

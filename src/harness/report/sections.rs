@@ -17,11 +17,7 @@ pub fn header(doc: &mut Document, run: &RunResult) {
     doc.heading(1, format!("contact-harness report: {}", run.suite), None);
     let checks: Vec<&CheckRow> = run.studies.iter().flat_map(|s| &s.checks).collect();
     let failed = checks.iter().filter(|c| !c.passed).count();
-    let failed_cases: usize = run
-        .studies
-        .iter()
-        .map(|s| s.cases.iter().filter(|(_, r)| r.is_err()).count())
-        .sum();
+    let failed_cases: usize = run.studies.iter().map(|s| s.failures().len()).sum();
     let status = if failed == 0 {
         format!("all {} checks passed", checks.len())
     } else {
@@ -35,7 +31,9 @@ pub fn header(doc: &mut Document, run: &RunResult) {
     ];
     if failed_cases > 0 {
         line.push(text(" · "));
-        line.push(strong(format!("{failed_cases} case(s) failed to run")));
+        line.push(strong(format!(
+            "{failed_cases} method run(s) or reference(s) failed"
+        )));
     }
     doc.paragraph(line);
     doc.paragraph(vec![text("Run command: "), code(&run.manifest.command)]);
@@ -47,11 +45,11 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
         ("study", false),
         ("kind", false),
         ("cases", true),
-        ("failed cases", true),
+        ("failed runs", true),
         ("checks passed", true),
     ]);
     for s in &run.studies {
-        let failed_cases = s.cases.iter().filter(|(_, r)| r.is_err()).count();
+        let failed_cases = s.failures().len();
         let passed = s.checks.iter().filter(|c| c.passed).count();
         let ok = failed_cases == 0 && passed == s.checks.len();
         let checks = format!("{passed} / {}", s.checks.len());
@@ -79,30 +77,38 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
 /// The section of one study.
 pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]) {
     doc.heading(2, &study.name, Some(&study.name));
-    let failed: Vec<_> = study
-        .cases
-        .iter()
-        .filter_map(|(n, r)| r.as_ref().err().map(|e| (n, e)))
-        .collect();
+    let failed = study.failures();
     doc.paragraph(vec![
         text("Kind "),
         code(&study.kind),
         text(" · spec "),
         code(study.file.display().to_string()),
         text(format!(" · {} case(s)", study.cases.len())),
+        text(match &study.baseline {
+            Some(b) => format!(" · baseline method {b}"),
+            None => String::new(),
+        }),
     ]);
     if !study.description.trim().is_empty() {
         doc.paragraph(vec![text(study.description.trim())]);
     }
     if !failed.is_empty() {
         doc.paragraph(vec![strong(format!(
-            "The solver failed in {} case(s):",
+            "{} method run(s) or reference(s) failed (the other methods of their cases ran and were checked):",
             failed.len()
         ))]);
         doc.blocks.push(Block::List(
             failed
                 .iter()
-                .map(|(name, e)| vec![code(name.as_str()), text(": "), strong(e.to_string())])
+                .map(|(case, what, e)| {
+                    vec![
+                        code(*case),
+                        text(" / "),
+                        code(*what),
+                        text(": "),
+                        strong(e.as_str()),
+                    ]
+                })
                 .collect(),
         ));
     }
@@ -116,6 +122,8 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
         doc.heading(3, "Study results", None);
         let mut table = Table::new(&[
             ("quantity", false),
+            ("method", false),
+            ("group", false),
             ("value", true),
             ("meaning and unit", false),
         ]);
@@ -123,9 +131,11 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
             table.push(
                 RowKind::Normal,
                 vec![
-                    vec![code(&s.name)],
-                    vec![text(sig(s.value))],
-                    vec![text(&s.doc)],
+                    vec![code(&s.scalar.name)],
+                    vec![text(s.method.as_deref().unwrap_or(""))],
+                    vec![text(&s.group)],
+                    vec![text(sig(s.scalar.value))],
+                    vec![text(&s.scalar.doc)],
                 ],
             );
         }
@@ -161,9 +171,10 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
     match timings_table(study) {
         Some(t) => {
             doc.paragraph(vec![text(
-                "CPU time is that of the thread that ran the method (a case runs single-threaded): the robust \
-                 measure on a loaded machine, where wall time stretches. CPU per step = CPU time / steps; speedup = \
-                 CPU per step of the case's first method with steps, divided by this method's (1 for that method). \
+                "CPU time is that of the thread that ran the method (a method runs single-threaded): the robust \
+                 measure on a loaded machine, where wall time stretches; median of the timed runs, ± half their range. \
+                 CPU per step = CPU time / steps; speedup = the baseline method's CPU time in the same case over this \
+                 method's, shown only when both took the same steps (otherwise see the speed-up at equal accuracy). \
                  Counters are exact counts; derived statistics (e.g. mean_active) come after them.",
             )]);
             doc.blocks.push(Block::Table(t));
@@ -176,6 +187,7 @@ fn check_cells(row: &CheckRow) -> Vec<Vec<Inline>> {
     vec![
         vec![text(&row.study)],
         vec![text(&row.case)],
+        vec![text(&row.method)],
         vec![code(&row.check)],
         vec![text(&row.metric)],
         vec![text(&row.reference)],
@@ -196,6 +208,7 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
     let mut table = Table::new(&[
         ("study", false),
         ("case", false),
+        ("method", false),
         ("check", false),
         ("metric", false),
         ("reference", false),
@@ -242,13 +255,15 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
                 .copied();
             if let Some(w) = worst {
                 let mut cells = check_cells(w);
-                cells[1] = vec![text(format!("{} cases", passing.len()))];
-                cells[5] = vec![text(format!("worst {}", sig(w.value)))];
-                cells[8] = vec![text(format!(
-                    "{} cases passed, worst value {} (case {})",
+                cells[1] = vec![text(format!("{} rows", passing.len()))];
+                cells[2] = vec![text("")];
+                cells[6] = vec![text(format!("worst {}", sig(w.value)))];
+                cells[9] = vec![text(format!(
+                    "{} rows passed, worst value {} (case {}, method {})",
                     passing.len(),
                     sig(w.value),
-                    w.case
+                    w.case,
+                    w.method
                 ))];
                 table.push(RowKind::Summary, cells);
             }
@@ -257,20 +272,18 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
     table
 }
 
-/// Case, method, wall time, CPU time, CPU time per step and speedup (when
-/// a `steps` counter exists; see `harness::results::speedups`), every
-/// counter and every stat of the study.
+/// Case, method, wall time, CPU time (median and spread, runs), CPU time
+/// per step and speed-up over the baseline at equal steps (see
+/// `harness::results::speedups`), every counter and every stat of the study.
 pub fn timings_table(study: &StudyResult) -> Option<Table> {
     let rows: Vec<(&String, &Timing, Option<f64>)> = study
         .cases
         .iter()
-        .filter_map(|(case, r)| r.as_ref().ok().map(|o| (case, o)))
-        .flat_map(|(case, o)| {
-            let speedups = results::speedups(&o.timings);
-            o.timings
-                .iter()
+        .flat_map(|case| {
+            let speedups = results::speedups(case.timings(), study.baseline.as_deref());
+            case.timings()
                 .zip(speedups)
-                .map(move |(t, s)| (case, t, s))
+                .map(move |(t, s)| (&case.name, t, s))
         })
         .collect();
     if rows.is_empty() {
@@ -295,6 +308,8 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
         ("method", false),
         ("wall time", true),
         ("CPU time", true),
+        ("± spread", true),
+        ("runs", true),
     ];
     if per_step {
         columns.push(("CPU per step", true));
@@ -309,6 +324,8 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
             vec![code(&t.method)],
             vec![text(seconds(t.wall_s))],
             vec![text(seconds(t.cpu_s))],
+            vec![text(seconds(t.cpu_s_spread))],
+            vec![text(t.runs.to_string())],
         ];
         if per_step {
             cells.push(vec![text(
@@ -326,7 +343,7 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
         cells.extend(
             stats
                 .iter()
-                .map(|c| vec![text(results::stat(t, c).map(sig).unwrap_or_default())]),
+                .map(|c| vec![text(t.stat(c).map(sig).unwrap_or_default())]),
         );
         table.push(RowKind::Normal, cells);
     }
@@ -368,6 +385,8 @@ mod tests {
         CheckRow {
             study: "s".into(),
             case: case.into(),
+            method: "m".into(),
+            why: String::new(),
             check: "c".into(),
             metric: metric.into(),
             reference: "exact".into(),
@@ -389,8 +408,10 @@ mod tests {
         assert_eq!(t.rows[0].kind, RowKind::Fail);
         assert_eq!(t.rows[1].kind, RowKind::Summary);
         assert_eq!(
-            t.rows[1].cells[8],
-            vec![text("12 cases passed, worst value 0.11 (case k11)")]
+            t.rows[1].cells[9],
+            vec![text(
+                "12 rows passed, worst value 0.11 (case k11, method m)"
+            )]
         );
     }
 
@@ -402,8 +423,8 @@ mod tests {
         let t = checks_table(&rows);
         assert_eq!(t.rows.len(), 1);
         assert_eq!(
-            t.rows[0].cells[8],
-            vec![text("9 cases passed, worst value 2 (case k0)")]
+            t.rows[0].cells[9],
+            vec![text("9 rows passed, worst value 2 (case k0, method m)")]
         );
     }
 

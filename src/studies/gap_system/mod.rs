@@ -3,10 +3,11 @@
 //!
 //!   M x'' + C x' + K x + sum_j k_j d_j max(0, d_j . x - g_j) = F cos(omega t),
 //!
-//! integrated by Bossak-Newmark with one exact LCP per step (`newmark-lcp`)
-//! and checked against the exact event-driven solution (matrix exponential
-//! between switches) or reference files. Modes: a time response
-//! (`integrator.dt`, `integrator.t_end`) or a steady state
+//! integrated by Bossak-Newmark with one exact LCP per step (`newmark-lcp`,
+//! the paper's method and the baseline) or with a sparse semi-smooth Newton
+//! step (`newmark-ssn`), and checked against the exact event-driven solution
+//! (matrix exponential between switches) or reference files. Modes: a time
+//! response (`integrator.dt`, `integrator.t_end`) or a steady state
 //! (`[study.steady_state]`: the periodic response, for frequency-response
 //! curves swept over `excitation.omega`).
 
@@ -14,17 +15,19 @@ pub mod run;
 pub mod spec;
 mod summary;
 
-use crate::error::InputError;
+use crate::error::{InputError, SolverError};
 use crate::harness::checks::Provides;
 use crate::harness::spec::StudySpec;
-use crate::harness::study::{CaseResult, Study, StudySummary};
+use crate::harness::study::{
+    CaseOutput, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput, Scalar, Study,
+    StudySummary,
+};
 
 use spec::{CaseConfig, Ctx};
 
 /// A gap-system study: its validated cases.
 pub struct GapSystemStudy {
     name: String,
-    case_names: Vec<String>,
     cases: Vec<CaseConfig>,
     sweep_keys: Vec<String>,
 }
@@ -42,87 +45,189 @@ pub fn build(spec: &StudySpec) -> Result<GapSystemStudy, InputError> {
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GapSystemStudy {
         name: spec.name.clone(),
-        case_names: spec.cases.iter().map(|c| c.name.clone()).collect(),
         cases,
         sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
     })
 }
 
+impl GapSystemStudy {
+    /// The methods of case `case` that run at its size.
+    fn case_methods(&self, case: usize) -> Vec<&spec::MethodConfig> {
+        let cfg = &self.cases[case];
+        let n = cfg.system.dofs();
+        cfg.methods.iter().filter(|m| m.runs_at(n)).collect()
+    }
+}
+
+/// Meanings of the counters and stats of this kind's runs.
+const COUNTER_DOCS: [(&str, &str); 9] = [
+    ("steps", "time steps taken [-]"),
+    (
+        "newton_iterations",
+        "semi-smooth Newton iterations, summed over the steps [-]",
+    ),
+    (
+        "lcp_pivots",
+        "LCP pivots (Lemke), summed over the steps [-]",
+    ),
+    (
+        "lcp_iterations",
+        "LCP solver iterations (sweeps for PGS, Newton iterations for the semi-smooth solvers), summed over the steps [-]",
+    ),
+    (
+        "factorizations",
+        "matrix factorizations done (1 for the dense LCP step: K_eff once) [-]",
+    ),
+    (
+        "max_active",
+        "largest number of engaged gap springs at the end of a step [-]",
+    ),
+    (
+        "events",
+        "spring switches located by the event-driven reference [-]",
+    ),
+    (
+        "regimes",
+        "distinct active sets met by the event-driven reference [-]",
+    ),
+    (
+        "mean_active",
+        "mean number of engaged gap springs per step (derived, not an exact count) [-]",
+    ),
+];
+
 impl Study for GapSystemStudy {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.case_methods(case)
+            .into_iter()
+            .map(|m| MethodPlan {
+                label: m.label.clone(),
+                method: m.method.clone(),
+                doc: if m.method == "newmark-ssn" {
+                    "Bossak-Newmark, step equation by sparse semi-smooth Newton".into()
+                } else {
+                    format!(
+                        "Bossak-Newmark, Yu's dense LCP per step by `{}`",
+                        m.lcp_solver.name()
+                    )
+                },
+            })
+            .collect()
+    }
+
+    /// The paper's method: the dense LCP step solved by Lemke.
+    fn default_baseline(&self) -> Option<String> {
+        let all = self.cases.iter().flat_map(|c| &c.methods);
+        all.clone()
+            .find(|m| m.method == "newmark-lcp" && m.lcp_solver == crate::lcp::LcpSolverKind::Lemke)
+            .or_else(|| all.clone().find(|m| m.method == "newmark-lcp"))
+            .map(|m| m.label.clone())
+    }
+
     fn provides(&self) -> Provides {
-        let mut p = Provides {
-            study_scalars: vec![
-                "order".into(),
-                "order_min".into(),
-                "peak_omega".into(),
-                "exact_peak_omega".into(),
-                "bilinear_frequency".into(),
-            ],
-            case_scalars: vec![
-                "dt".into(),
-                "steps".into(),
-                "max_active".into(),
-                "omega".into(),
-                "x0_frequency".into(),
-                "exact_x0_frequency".into(),
-                "bilinear_frequency".into(),
-                "exact_multiplier".into(),
-                "exact_stable".into(),
-            ],
-            columns: vec!["t".into(), "x*".into(), "v*".into(), "f*".into()],
-            tables: vec!["exact".into()],
-        };
-        let n = self
-            .cases
-            .iter()
-            .map(|c| c.system.dofs())
-            .max()
-            .unwrap_or(0)
-            .min(64);
-        let mut labels = vec![String::new()];
-        for case in &self.cases {
-            for m in case.methods.iter().skip(1) {
-                let sfx = format!(".{}", m.label);
-                if !labels.contains(&sfx) {
-                    labels.push(sfx);
-                    p.tables.push(m.label.clone());
-                    p.study_scalars
-                        .push(format!("order{}", labels.last().map_or("", |s| s.as_str())));
-                    p.study_scalars.push(format!(
-                        "order_min{}",
-                        labels.last().map_or("", |s| s.as_str())
-                    ));
-                }
-            }
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
+        Provides {
+            study_scalars: strings(&["peak_omega", "exact_peak_omega", "bilinear_frequency"]),
+            method_scalars: strings(&[
+                "steps",
+                "max_active",
+                "iterations_per_step",
+                "max_error_x",
+                "max_error_v",
+                "rms_error_x",
+                "x*_max",
+                "x*_min",
+                "x*_amp",
+                "x0_frequency",
+                "decay_per_step",
+            ]),
+            case_scalars: strings(&[
+                "dt",
+                "omega",
+                "alpha_b",
+                "bossak_rho_inf",
+                "bilinear_frequency",
+                "exact_x0_frequency",
+                "exact_x*_max",
+                "exact_x*_min",
+                "exact_x*_amp",
+                "exact_multiplier",
+                "exact_stable",
+            ]),
+            columns: strings(&["t", "x*", "v*", "f*", "x_max_all", "x_min_all", "active"]),
+            tables: strings(&["exact"]),
+            methods: Vec::new(),
         }
-        for sfx in &labels {
-            p.case_scalars.push(format!("max_error_x{sfx}"));
-            p.case_scalars.push(format!("max_error_v{sfx}"));
-            p.case_scalars.push(format!("rms_error_x{sfx}"));
-            p.case_scalars.push(format!("iterations_per_step{sfx}"));
-            for i in 0..n {
-                for what in ["max", "min", "amp"] {
-                    p.case_scalars.push(format!("x{i}_{what}{sfx}"));
-                }
-            }
-        }
-        for i in 0..n {
-            for what in ["max", "min", "amp"] {
-                p.case_scalars.push(format!("exact_x{i}_{what}"));
-            }
-        }
-        p
     }
 
-    fn cases(&self) -> &[String] {
-        &self.case_names
+    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
+        COUNTER_DOCS.to_vec()
     }
 
-    fn run_case(&self, index: usize, progress: &indicatif::ProgressBar) -> CaseResult {
-        run::run_case(&self.case_names[index], &self.cases[index], progress)
+    fn measures(&self) -> Measures {
+        Measures {
+            error: Some((
+                "rms_error_x".into(),
+                "rms of x - x_ref over the samples and written DOFs [m]".into(),
+            )),
+            cost_keys: vec!["integrator.dt".into()],
+            step_keys: vec!["integrator.dt".into()],
+        }
     }
 
-    fn summarize(&self, cases: &[CaseResult]) -> StudySummary {
+    fn has_reference(&self, case: usize) -> bool {
+        self.cases[case].exact
+    }
+
+    fn run_reference(
+        &self,
+        case: usize,
+        _progress: &indicatif::ProgressBar,
+    ) -> Result<ReferenceOutput, SolverError> {
+        run::exact_reference(&self.cases[case])
+    }
+
+    fn run_method(
+        &self,
+        case: usize,
+        method: usize,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<MethodOutput, SolverError> {
+        let methods = self.case_methods(case);
+        run::run_method(&self.cases[case], methods[method], progress)
+    }
+
+    fn finish_case(
+        &self,
+        case: usize,
+        reference: Option<&ReferenceOutput>,
+        methods: &mut [MethodResult],
+    ) -> Result<Vec<Scalar>, SolverError> {
+        let cfg = &self.cases[case];
+        let mut scalars = vec![
+            Scalar::new("dt", cfg.dt, "time step [s]"),
+            Scalar::new("alpha_b", cfg.alpha_b, "Bossak parameter alpha_b [-]"),
+            Scalar::new(
+                "bossak_rho_inf",
+                run::bossak_rho_inf(cfg.alpha_b),
+                "analytic spectral radius of the Bossak-Newmark step at infinite frequency, (1 + alpha_b) / (1 - alpha_b) (Wood, Bossak & Zienkiewicz 1980) [-]",
+            ),
+        ];
+        if cfg.steady_state.is_some() {
+            scalars.push(Scalar::new(
+                "omega",
+                cfg.system.excitation.omega,
+                "forcing frequency omega [rad/s]",
+            ));
+        }
+        if let Some(w) = run::bilinear_frequency(cfg) {
+            scalars.push(Scalar::new("bilinear_frequency", w, "analytic 2 w1 w2 / (w1 + w2), w1 = sqrt(k/m), w2 = sqrt((k + k_g)/m): free frequency of the zero-gap SDOF [rad/s]"));
+        }
+        run::compare(cfg, reference, methods)?;
+        Ok(scalars)
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
         summary::summarize(&self.name, &self.cases, &self.sweep_keys, cases)
     }
 }

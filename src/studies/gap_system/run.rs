@@ -1,10 +1,13 @@
-//! Running one gap-system case: every method of the case, the exact
-//! event-driven reference, and the case's scalars.
+//! Running a gap-system case: each method on its own (the harness times it
+//! and isolates its failure), the exact event-driven reference as a job of
+//! its own, and the comparison of every method with the reference.
 
 use crate::error::SolverError;
 use crate::harness::checks::curve_difference;
 use crate::harness::clock::Stopwatch;
-use crate::harness::study::{CaseOutput, CaseTable, Scalar, Timing};
+use crate::harness::study::{
+    CaseTable, MethodOutput, MethodResult, ReferenceOutput, Scalar, Timing,
+};
 use crate::harness::table::Table;
 use crate::integrators::event_driven::{self, EventDrivenOptions};
 use crate::integrators::newmark::{
@@ -13,251 +16,110 @@ use crate::integrators::newmark::{
 use crate::lcp::{LcpOptions, LcpSolverKind};
 use crate::studies::gap_system::spec::{CaseConfig, MethodConfig};
 
-/// Runs every method of the case and its reference.
-pub fn run_case(
-    name: &str,
+/// Runs method `method` over the whole case: its series, its own scalars
+/// and its counters.
+pub fn run_method(
     cfg: &CaseConfig,
+    method: &MethodConfig,
     progress: &indicatif::ProgressBar,
-) -> Result<CaseOutput, SolverError> {
+) -> Result<MethodOutput, SolverError> {
+    progress.set_length(cfg.steps as u64);
+    let (traj, stats) = integrate(cfg, method, progress)?;
+    let traj = match cfg.steady_state {
+        Some(ss) => tail_of(&traj, ss.measure_periods * ss.steps_per_period + 1),
+        None => traj,
+    };
     let n = cfg.system.dofs();
-    let methods: Vec<&MethodConfig> = cfg.methods.iter().filter(|m| m.runs_at(n)).collect();
-    progress.set_length(cfg.steps as u64 * methods.len() as u64);
-    let mut timings = Vec::new();
-    let mut runs: Vec<(MethodConfig, Trajectory)> = Vec::new();
-    for method in methods {
-        let watch = Stopwatch::start();
-        let (traj, stats) = run_method(cfg, method, progress)?;
-        let (mut wall_s, mut cpu_s) = watch.elapsed();
-        // Short runs are timed again (best of the repetitions), so that a
-        // 30 ms run is not at the mercy of one scheduler hiccup.
-        let mut timing_runs = 1;
-        let mut cpu_total = cpu_s;
-        while cpu_total < MIN_TIMED_CPU_S && timing_runs < MAX_TIMING_RUNS {
-            let watch = Stopwatch::start();
-            let (_, again) = run_method(cfg, method, &indicatif::ProgressBar::hidden())?;
-            let (wall, cpu) = watch.elapsed();
-            if again != stats {
-                return Err(SolverError::Other {
-                    method: method.label.clone(),
-                    message: format!(
-                        "a repeated run gave other counters ({again:?} vs {stats:?}): not deterministic"
-                    ),
-                });
-            }
-            wall_s = wall_s.min(wall);
-            cpu_s = cpu_s.min(cpu);
-            cpu_total += cpu;
-            timing_runs += 1;
-        }
-        let mean_active = if stats.steps > 0 {
-            stats.active_sum as f64 / stats.steps as f64
-        } else {
-            0.0
-        };
-        timings.push(Timing {
-            method: method.label.clone(),
-            wall_s,
-            cpu_s,
-            counters: counters(&stats, method),
-            stats: vec![
-                ("mean_active".into(), mean_active),
-                ("timing_runs".into(), timing_runs as f64),
-            ],
-        });
-        runs.push((method.clone(), traj));
-    }
-    let measured = cfg
-        .steady_state
-        .map(|ss| ss.measure_periods * ss.steps_per_period);
-    let tail = |traj: &Trajectory| match measured {
-        Some(k) => tail_of(traj, k + 1),
-        None => traj.clone(),
-    };
-    let runs: Vec<(MethodConfig, Trajectory)> = runs
-        .into_iter()
-        .map(|(m, t)| {
-            let t2 = tail(&t);
-            (m, t2)
-        })
-        .collect();
-
-    let mut scalars = Vec::new();
-    let mut tables = Vec::new();
-    let exact = if cfg.exact {
-        Some(exact_reference(
-            cfg,
-            &runs[0].1,
-            &mut timings,
-            &mut scalars,
-        )?)
-    } else {
-        None
-    };
-
-    let (primary, primary_traj) = &runs[0];
-    let dofs = cfg.output_dofs.as_deref();
-    let series = trajectory_table(primary_traj, &format!("`{}`", primary.label), dofs);
-    if let Some(ss) = &cfg.steady_state {
-        scalars.push(Scalar::new(
-            "omega",
-            cfg.system.excitation.omega,
-            "forcing frequency omega [rad/s]",
-        ));
-        let _ = ss;
-        for (m, traj) in &runs {
-            extrema_scalars(&mut scalars, traj, n, &suffix(m, primary));
-        }
-    }
-    let reference = exact.as_ref().map(|e| (&e.table, "x_exact")).or(cfg
-        .reference_file
-        .as_ref()
-        .map(|(_, t)| (t.as_ref(), "x_ref")));
-    if let Some((reference, name)) = reference {
-        for (m, traj) in &runs {
-            let table = trajectory_table(traj, "", None);
-            let dx = curve_difference(&table, reference, "x*", None).map_err(|message| {
-                SolverError::Other {
-                    method: m.label.clone(),
-                    message: format!("comparing with the reference: {message}"),
-                }
-            })?;
-            let dv = curve_difference(&table, reference, "v*", None).ok();
-            let sfx = suffix(m, primary);
-            scalars.push(Scalar::new(
-                format!("max_error_x{sfx}"),
-                dx.max_abs,
-                format!(
-                    "max over samples and DOFs of |x - {name}| [m] ({})",
-                    m.label
-                ),
-            ));
-            scalars.push(Scalar::new(
-                format!("rms_error_x{sfx}"),
-                dx.rms(),
-                format!(
-                    "root mean square over samples and DOFs of x - {name} [m] ({})",
-                    m.label
-                ),
-            ));
-            if let Some(dv) = dv {
-                scalars.push(Scalar::new(
-                    format!("max_error_v{sfx}"),
-                    dv.max_abs,
-                    format!(
-                        "max over samples and DOFs of |v - v of the reference| [m/s] ({})",
-                        m.label
-                    ),
-                ));
-            }
-        }
+    let mut scalars = vec![
+        Scalar::new("steps", stats.steps as f64, "time steps taken"),
+        Scalar::new(
+            "max_active",
+            stats.max_active as f64,
+            "largest number of engaged gap springs at the end of a step",
+        ),
+        Scalar::new(
+            "iterations_per_step",
+            stats.solver_iterations as f64 / (stats.steps.max(1) as f64),
+            format!(
+                "{} per time step",
+                iterations_counter(method).replace('_', " ")
+            ),
+        ),
+    ];
+    if cfg.steady_state.is_some() {
+        extrema_scalars(&mut scalars, &traj);
     }
     if cfg.system.excitation.amplitude.iter().all(|a| *a == 0.0) {
-        if let Some(freq) = zero_crossing_frequency(&primary_traj.t, &column(primary_traj, 0)) {
+        if let Some(i) = traj.dofs.iter().position(|&d| d == 0)
+            && let Some(freq) = zero_crossing_frequency(&traj.t, &column(&traj, i))
+        {
             scalars.push(Scalar::new("x0_frequency", freq, "free-vibration frequency of x0 from upward zero crossings (linear interpolation) [rad/s]"));
         }
-        if let Some(ex) = &exact
-            && let (Some(t), Some(x)) = (ex.table.values("t"), ex.table.values("x0"))
-            && let Some(freq) = zero_crossing_frequency(t, x)
-        {
+        if let Some(decay) = decay_per_step(cfg, &traj) {
             scalars.push(Scalar::new(
-                "exact_x0_frequency",
-                freq,
-                "the same, from the exact solution sampled at the same times [rad/s]",
+                "decay_per_step",
+                decay,
+                "free vibration: exp of the least-squares slope of ln E_k against the step k, E = sqrt(x.K x + v.M v), over the output steps where E > 1e-10 E_0: the spectral radius of the step on the dominant mode [-]",
             ));
         }
     }
-    if let Some(w) = bilinear_frequency(cfg) {
-        scalars.push(Scalar::new("bilinear_frequency", w, "analytic 2 w1 w2 / (w1 + w2), w1 = sqrt(k/m), w2 = sqrt((k + k_g)/m): free frequency of the zero-gap SDOF [rad/s]"));
-    }
-    let steps = timings[0].counter("steps").unwrap_or(0.0);
-    scalars.push(Scalar::new("dt", cfg.dt, "time step [s]"));
-    scalars.push(Scalar::new(
-        "steps",
-        steps,
-        "time steps of the primary method",
-    ));
-    for t in timings.iter().filter(|t| t.method != "event-driven") {
-        let its = t
-            .counters
-            .iter()
-            .find(|(k, _)| k == "newton_iterations" || k == "lcp_pivots" || k == "lcp_iterations");
-        if let (Some((what, its)), Some(steps)) = (its, t.counter("steps")) {
-            let sfx = if t.method == cfg.methods[0].label {
-                String::new()
-            } else {
-                format!(".{}", t.method)
-            };
-            scalars.push(Scalar::new(
-                format!("iterations_per_step{sfx}"),
-                its / steps.max(1.0),
-                format!("{what} per time step ({})", t.method),
-            ));
-        }
-    }
-    if let Some(t) = timings.first() {
-        scalars.push(Scalar::new(
-            "max_active",
-            t.counter("max_active").unwrap_or(0.0),
-            "largest number of engaged gap springs at a step (primary method)",
-        ));
-    }
-    if let Some(ex) = exact {
-        tables.push(ex);
-    }
-    for (m, traj) in runs.iter().skip(1) {
-        let how = if m.method == "newmark-ssn" {
-            String::new()
-        } else {
-            format!(" with LCP solver `{}`", m.lcp_solver.name())
-        };
+    let _ = n;
+    let mean_active = if stats.steps > 0 {
+        stats.active_sum as f64 / stats.steps as f64
+    } else {
+        0.0
+    };
+    let mut tables = Vec::new();
+    if let Some(env) = &traj.envelope
+        && cfg.system.dofs() <= MAX_ENVELOPE_ROWS
+    {
+        let idx: Vec<f64> = (0..env.x_max.len()).map(|i| i as f64).collect();
         tables.push(CaseTable {
-            what: m.label.clone(),
-            doc: format!("the same case integrated by `{}`{how}", m.method),
-            table: trajectory_table(traj, "", dofs),
+            what: "envelope".into(),
+            doc: "largest and smallest displacement of every DOF over every step of the run".into(),
+            table: Table::new()
+                .with("dof", "DOF index j [-]", idx)
+                .with("x_max", "largest x_j over the run [m]", env.x_max.clone())
+                .with("x_min", "smallest x_j over the run [m]", env.x_min.clone()),
         });
     }
-    Ok(CaseOutput {
-        name: name.to_string(),
-        series,
+    Ok(MethodOutput {
+        series: trajectory_table(&traj, &format!("`{}`", method.label)),
         tables,
         scalars,
-        timings,
+        counters: counters(&stats, method),
+        stats: vec![("mean_active".into(), mean_active)],
     })
 }
 
-/// A method whose run takes less CPU time than this is run again until the
-/// runs add up to it (at most [`MAX_TIMING_RUNS`] runs); its timing is the
-/// fastest run.
-const MIN_TIMED_CPU_S: f64 = 0.25;
+/// Above this many DOFs the per-DOF envelope is not written (its table
+/// would have a row per DOF); the series still carries the extremes over
+/// all DOFs at each output time.
+pub const MAX_ENVELOPE_ROWS: usize = 10_000;
 
-/// Upper bound on the runs of one method for its timing.
-const MAX_TIMING_RUNS: usize = 20;
-
-/// Scalar-name suffix of a method: empty for the primary, `.<label>` for variants.
-fn suffix(m: &MethodConfig, primary: &MethodConfig) -> String {
-    if m.label == primary.label {
-        String::new()
-    } else {
-        format!(".{}", m.label)
+/// The name of the counter of the step solver's iterations.
+pub fn iterations_counter(method: &MethodConfig) -> &'static str {
+    match (method.method.as_str(), method.lcp_solver) {
+        ("newmark-ssn", _) => "newton_iterations",
+        (_, LcpSolverKind::Lemke) => "lcp_pivots",
+        _ => "lcp_iterations",
     }
 }
 
 fn counters(stats: &StepStats, method: &MethodConfig) -> Vec<(String, f64)> {
-    let iterations_name = match (method.method.as_str(), method.lcp_solver) {
-        ("newmark-ssn", _) => "newton_iterations",
-        (_, LcpSolverKind::Lemke) => "lcp_pivots",
-        _ => "lcp_iterations",
-    };
     vec![
         ("steps".into(), stats.steps as f64),
-        (iterations_name.into(), stats.solver_iterations as f64),
+        (
+            iterations_counter(method).into(),
+            stats.solver_iterations as f64,
+        ),
         ("factorizations".into(), stats.factorizations as f64),
         ("max_active".into(), stats.max_active as f64),
     ]
 }
 
-/// Runs one method over the whole case.
-fn run_method(
+/// Integrates the case with one method.
+fn integrate(
     cfg: &CaseConfig,
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
@@ -298,24 +160,39 @@ fn run_method(
         &cfg.x0,
         &cfg.v0,
         step.as_mut(),
+        &cfg.recording,
         on_progress,
     )
 }
 
-/// The exact reference at the primary method's output times (steady-state
-/// mode: the periodic orbit by shooting, then sampled over the measured window).
-fn exact_reference(
-    cfg: &CaseConfig,
-    primary: &Trajectory,
-    timings: &mut Vec<Timing>,
-    scalars: &mut Vec<Scalar>,
-) -> Result<CaseTable, SolverError> {
+/// The output times of a method run: every `output_every`-th step (the
+/// steady state's measured periods only), computed as the integrator
+/// computes them, so that the reference sits at exactly the same times.
+pub fn output_times(cfg: &CaseConfig) -> Vec<f64> {
+    let all = (0..=cfg.steps)
+        .step_by(cfg.output_every)
+        .map(|step| step as f64 * cfg.dt);
+    match cfg.steady_state {
+        Some(ss) => {
+            let keep = ss.measure_periods * ss.steps_per_period + 1;
+            let times: Vec<f64> = all.collect();
+            times[times.len().saturating_sub(keep)..].to_vec()
+        }
+        None => all.collect(),
+    }
+}
+
+/// The exact event-driven reference at the methods' output times (steady
+/// state: the periodic orbit by shooting, sampled over the measured window).
+pub fn exact_reference(cfg: &CaseConfig) -> Result<ReferenceOutput, SolverError> {
     let mut options = EventDrivenOptions::default();
     if let Some(s) = cfg.exact_samples_per_period {
         options.samples_per_period = s;
     }
+    let times = output_times(cfg);
+    let mut scalars = Vec::new();
     let watch = Stopwatch::start();
-    let (traj, doc, events, regimes) = match &cfg.steady_state {
+    let (traj, doc) = match &cfg.steady_state {
         Some(ss) => {
             let orbit = event_driven::steady_state(
                 &cfg.system,
@@ -324,28 +201,27 @@ fn exact_reference(
                 ss.settle_periods,
                 &options,
             )?;
-            let t0 = primary.t.first().copied().unwrap_or(0.0);
-            let times: Vec<f64> = primary.t.iter().map(|t| t - t0).collect();
+            let t0 = times.first().copied().unwrap_or(0.0);
+            let shifted: Vec<f64> = times.iter().map(|t| t - t0).collect();
             let mut ex =
-                event_driven::simulate(&cfg.system, &orbit.x0, &orbit.v0, &times, &options)?;
-            ex.t = primary.t.clone();
-            let n = cfg.system.dofs();
-            for i in 0..n {
-                scalars.push(Scalar::new(
-                    format!("exact_x{i}_max"),
-                    orbit.x_max[i],
-                    format!("max of x{i} over the exact periodic orbit [m]"),
-                ));
-                scalars.push(Scalar::new(
-                    format!("exact_x{i}_min"),
-                    orbit.x_min[i],
-                    format!("min of x{i} over the exact periodic orbit [m]"),
-                ));
-                scalars.push(Scalar::new(
-                    format!("exact_x{i}_amp"),
-                    0.5 * (orbit.x_max[i] - orbit.x_min[i]),
-                    format!("half peak-to-peak of x{i}, exact periodic orbit [m]"),
-                ));
+                event_driven::simulate(&cfg.system, &orbit.x0, &orbit.v0, &shifted, &options)?;
+            ex.t = times.clone();
+            for i in 0..cfg.system.dofs() {
+                for (what, value, meaning) in [
+                    ("max", orbit.x_max[i], "max"),
+                    ("min", orbit.x_min[i], "min"),
+                    (
+                        "amp",
+                        0.5 * (orbit.x_max[i] - orbit.x_min[i]),
+                        "half peak-to-peak",
+                    ),
+                ] {
+                    scalars.push(Scalar::new(
+                        format!("exact_x{i}_{what}"),
+                        value,
+                        format!("{meaning} of x{i} over the exact periodic orbit [m]"),
+                    ));
+                }
             }
             let mult = orbit.multipliers.iter().fold(0.0f64, |m, v| m.max(*v));
             scalars.push(Scalar::new(
@@ -358,51 +234,125 @@ fn exact_reference(
                 if orbit.stable { 1.0 } else { 0.0 },
                 "1 when the exact periodic orbit is stable",
             ));
-            let (e, r) = (ex.events, ex.regimes);
             (
                 ex,
                 "exact periodic orbit: event-driven shooting (matrix exponential between switches, Newton on the period map), sampled at the case's times",
-                e,
-                r,
             )
         }
-        None => {
-            let ex = event_driven::simulate(&cfg.system, &cfg.x0, &cfg.v0, &primary.t, &options)?;
-            let (e, r) = (ex.events, ex.regimes);
-            (
-                ex,
-                "exact event-driven solution: matrix exponential between switches, switching times by root finding",
-                e,
-                r,
-            )
-        }
+        None => (
+            event_driven::simulate(&cfg.system, &cfg.x0, &cfg.v0, &times, &options)?,
+            "exact event-driven solution: matrix exponential between switches, switching times by root finding",
+        ),
     };
     let (wall_s, cpu_s) = watch.elapsed();
-    timings.push(Timing {
-        method: "event-driven".into(),
-        wall_s,
-        cpu_s,
-        counters: vec![
-            ("events".into(), events as f64),
-            ("regimes".into(), regimes as f64),
-        ],
-        stats: vec![],
-    });
-    let table = trajectory_table(
-        &Trajectory {
-            t: traj.t,
-            x: traj.x,
-            v: traj.v,
-            f: traj.f,
-        },
-        "exact",
-        None,
-    );
-    Ok(CaseTable {
-        what: "exact".into(),
-        doc: doc.into(),
-        table,
+    if cfg.system.excitation.amplitude.iter().all(|a| *a == 0.0)
+        && let Some(freq) =
+            zero_crossing_frequency(&traj.t, &traj.x.iter().map(|x| x[0]).collect::<Vec<_>>())
+    {
+        scalars.push(Scalar::new(
+            "exact_x0_frequency",
+            freq,
+            "free-vibration frequency of x0 from the exact solution sampled at the same times [rad/s]",
+        ));
+    }
+    let n = cfg.system.dofs();
+    let m = cfg.system.springs.len();
+    let dofs = cfg
+        .recording
+        .dofs
+        .clone()
+        .unwrap_or_else(|| (0..n).collect());
+    let exact = Trajectory {
+        t: traj.t,
+        x: traj
+            .x
+            .iter()
+            .map(|x| dofs.iter().map(|&i| x[i]).collect())
+            .collect(),
+        v: traj
+            .v
+            .iter()
+            .map(|v| dofs.iter().map(|&i| v[i]).collect())
+            .collect(),
+        f: traj
+            .f
+            .iter()
+            .map(|f| dofs.iter().filter(|&&j| j < m).map(|&j| f[j]).collect())
+            .collect(),
+        springs: dofs.iter().copied().filter(|&j| j < m).collect(),
+        dofs,
+        envelope: None,
+    };
+    Ok(ReferenceOutput {
+        tables: vec![CaseTable {
+            what: "exact".into(),
+            doc: doc.into(),
+            table: trajectory_table(&exact, "exact"),
+        }],
+        scalars,
+        timings: vec![Timing {
+            method: "event-driven".into(),
+            wall_s,
+            cpu_s,
+            cpu_s_spread: 0.0,
+            runs: 1,
+            counters: vec![
+                ("events".into(), traj.events as f64),
+                ("regimes".into(), traj.regimes as f64),
+            ],
+            stats: vec![],
+        }],
     })
+}
+
+/// Adds to every successful method its errors against the case's reference
+/// (the exact table or the reference file): max and rms over the written
+/// DOFs and samples.
+pub fn compare(
+    cfg: &CaseConfig,
+    reference: Option<&ReferenceOutput>,
+    methods: &mut [MethodResult],
+) -> Result<(), SolverError> {
+    let table = reference
+        .and_then(|r| r.tables.iter().find(|t| t.what == "exact"))
+        .map(|t| (&t.table, "x_exact"))
+        .or(cfg
+            .reference_file
+            .as_ref()
+            .map(|(_, t)| (t.as_ref(), "x_ref")));
+    let Some((reference, name)) = table else {
+        return Ok(());
+    };
+    for m in methods.iter_mut() {
+        let label = m.label().to_string();
+        let Ok(run) = &mut m.outcome else { continue };
+        let series = &run.output.series;
+        let dx = curve_difference(series, reference, "x*", None).map_err(|message| {
+            SolverError::Other {
+                method: label.clone(),
+                message: format!("comparing with the reference: {message}"),
+            }
+        })?;
+        let scalars = &mut run.output.scalars;
+        scalars.push(Scalar::new(
+            "max_error_x",
+            dx.max_abs,
+            format!("max over samples and written DOFs of |x - {name}| [m]"),
+        ));
+        scalars.push(Scalar::new(
+            "rms_error_x",
+            dx.rms(),
+            format!("root mean square over samples and written DOFs of x - {name} [m]"),
+        ));
+        if let Ok(dv) = curve_difference(series, reference, "v*", None) {
+            scalars.push(Scalar::new(
+                "max_error_v",
+                dv.max_abs,
+                "max over samples and written DOFs of |v - v of the reference| [m/s]",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The last `k` samples of a trajectory.
@@ -413,71 +363,129 @@ fn tail_of(traj: &Trajectory, k: usize) -> Trajectory {
         x: traj.x[start..].to_vec(),
         v: traj.v[start..].to_vec(),
         f: traj.f[start..].to_vec(),
+        dofs: traj.dofs.clone(),
+        springs: traj.springs.clone(),
+        envelope: traj.envelope.clone(),
     }
 }
 
+/// The recorded samples of the `i`-th recorded DOF.
 fn column(traj: &Trajectory, i: usize) -> Vec<f64> {
     traj.x.iter().map(|x| x[i]).collect()
 }
 
-/// `t, x0.., v0.., f0..` with documented columns; `dofs` restricts the
-/// DOFs (and the gap springs of the same indices) written.
-pub fn trajectory_table(traj: &Trajectory, source: &str, dofs: Option<&[usize]>) -> Table {
+/// `t, x<i>.., v<i>.., f<j>..` for the recorded DOFs and springs, with
+/// documented columns; with an envelope also `x_max_all`, `x_min_all` and
+/// `active` (extremes over all DOFs and engaged springs at each time).
+pub fn trajectory_table(traj: &Trajectory, source: &str) -> Table {
     let src = if source.is_empty() {
         String::new()
     } else {
         format!(", {source}")
     };
     let mut table = Table::new().with("t", "time [s]", traj.t.clone());
-    let n = traj.x.first().map_or(0, Vec::len);
-    let m = traj.f.first().map_or(0, Vec::len);
-    let all: Vec<usize> = (0..n.max(m)).collect();
-    let keep = dofs.unwrap_or(&all);
-    for &i in keep.iter().filter(|&&i| i < n) {
+    for (k, &i) in traj.dofs.iter().enumerate() {
         table.push(
             format!("x{i}"),
             format!("displacement of DOF {i} [m]{src}"),
-            traj.x.iter().map(|x| x[i]).collect(),
+            traj.x.iter().map(|x| x[k]).collect(),
         );
     }
-    for &i in keep.iter().filter(|&&i| i < n) {
+    for (k, &i) in traj.dofs.iter().enumerate() {
         table.push(
             format!("v{i}"),
             format!("velocity of DOF {i} [m/s]{src}"),
-            traj.v.iter().map(|v| v[i]).collect(),
+            traj.v.iter().map(|v| v[k]).collect(),
         );
     }
-    for &j in keep.iter().filter(|&&j| j < m) {
+    for (k, &j) in traj.springs.iter().enumerate() {
         table.push(
             format!("f{j}"),
             format!("force of gap spring {j}, k_j max(0, d_j.x - g_j) [N]{src}"),
-            traj.f.iter().map(|f| f[j]).collect(),
+            traj.f.iter().map(|f| f[k]).collect(),
+        );
+    }
+    if let Some(env) = &traj.envelope {
+        let start = env.max_over_dofs.len() - traj.t.len();
+        table.push(
+            "x_max_all",
+            format!("largest displacement over all DOFs [m]{src}"),
+            env.max_over_dofs[start..].to_vec(),
+        );
+        table.push(
+            "x_min_all",
+            format!("smallest displacement over all DOFs [m]{src}"),
+            env.min_over_dofs[start..].to_vec(),
+        );
+        table.push(
+            "active",
+            format!("number of engaged gap springs [-]{src}"),
+            env.active[start..].to_vec(),
         );
     }
     table
 }
 
-fn extrema_scalars(scalars: &mut Vec<Scalar>, traj: &Trajectory, n: usize, sfx: &str) {
-    for i in 0..n {
-        let xs = traj.x.iter().map(|x| x[i]);
+fn extrema_scalars(scalars: &mut Vec<Scalar>, traj: &Trajectory) {
+    for (k, &i) in traj.dofs.iter().enumerate() {
+        let xs = traj.x.iter().map(|x| x[k]);
         let max = xs.clone().fold(f64::NEG_INFINITY, f64::max);
         let min = xs.fold(f64::INFINITY, f64::min);
         scalars.push(Scalar::new(
-            format!("x{i}_max{sfx}"),
+            format!("x{i}_max"),
             max,
             format!("max of x{i} over the measured periods [m]"),
         ));
         scalars.push(Scalar::new(
-            format!("x{i}_min{sfx}"),
+            format!("x{i}_min"),
             min,
             format!("min of x{i} over the measured periods [m]"),
         ));
         scalars.push(Scalar::new(
-            format!("x{i}_amp{sfx}"),
+            format!("x{i}_amp"),
             0.5 * (max - min),
             format!("half peak-to-peak of x{i} over the measured periods [m]"),
         ));
     }
+}
+
+/// exp of the least-squares slope of ln E_k against the step index, E =
+/// sqrt(x.K x + v.M v) over the recorded samples while E > 1e-10 E_0 (all
+/// DOFs must be recorded); None with fewer than three such samples.
+fn decay_per_step(cfg: &CaseConfig, traj: &Trajectory) -> Option<f64> {
+    let n = cfg.system.dofs();
+    if traj.dofs.len() != n {
+        return None;
+    }
+    let quad = |a: &sprs::CsMat<f64>, x: &[f64]| -> f64 {
+        a.iter().map(|(&v, (i, j))| x[i] * v * x[j]).sum()
+    };
+    let energy: Vec<f64> = traj
+        .x
+        .iter()
+        .zip(&traj.v)
+        .map(|(x, v)| {
+            (quad(&cfg.system.stiffness, x) + quad(&cfg.system.mass, v))
+                .max(0.0)
+                .sqrt()
+        })
+        .collect();
+    let e0 = *energy.first()?;
+    let pts: Vec<(f64, f64)> = energy
+        .iter()
+        .enumerate()
+        .take_while(|(_, e)| **e > 1e-10 * e0)
+        .map(|(k, e)| ((k * cfg.output_every) as f64, e.ln()))
+        .collect();
+    if pts.len() < 3 {
+        return None;
+    }
+    let k = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / k;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / k;
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    Some((sxy / sxx).exp())
 }
 
 /// Mean angular frequency from upward zero crossings (linear interpolation
@@ -498,7 +506,7 @@ pub fn zero_crossing_frequency(t: &[f64], x: &[f64]) -> Option<f64> {
 
 /// 2 w1 w2 / (w1 + w2) for an SDOF with one gap spring (the zero-gap case's
 /// free frequency: half a period at w1, half at w2).
-fn bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
+pub fn bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
     let s = &cfg.system;
     if s.dofs() != 1 || s.springs.len() != 1 {
         return None;
@@ -509,4 +517,12 @@ fn bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
     let kg = s.springs.stiffness[0] * d * d;
     let (w1, w2) = ((k / m).sqrt(), ((k + kg) / m).sqrt());
     (w1 > 0.0).then(|| 2.0 * w1 * w2 / (w1 + w2))
+}
+
+/// The spectral radius at infinite frequency of the Bossak-Newmark step
+/// with beta = (1 - alpha_b)^2 / 4, gamma = 1/2 - alpha_b:
+/// rho_inf = (1 + alpha_b) / (1 - alpha_b) (Wood, Bossak & Zienkiewicz,
+/// IJNME 15 (1980) 1562-1566).
+pub fn bossak_rho_inf(alpha_b: f64) -> f64 {
+    (1.0 + alpha_b) / (1.0 - alpha_b)
 }

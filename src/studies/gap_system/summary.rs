@@ -1,8 +1,10 @@
-//! Study-level results of a gap-system study: convergence orders over a dt
-//! sweep, the frequency-response curve over an omega sweep, and the figures.
+//! Study-level results of a gap-system study: the frequency-response curve
+//! over an omega sweep, time responses, the chain's envelope and the cost
+//! scaling over a size sweep, with their figures. (Convergence orders,
+//! work-precision and speed-ups come from the harness: `harness::sweep`.)
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::study::{CaseOutput, CaseResult, Scalar, StudySummary};
+use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::studies::gap_system::spec::CaseConfig;
 
 /// Largest n for which every DOF's time response is drawn.
@@ -12,58 +14,43 @@ pub(super) fn summarize(
     study: &str,
     configs: &[CaseConfig],
     sweep_keys: &[String],
-    cases: &[CaseResult],
+    cases: &[CaseOutput],
 ) -> StudySummary {
     let mut summary = StudySummary::default();
-    let ok: Vec<(&CaseConfig, &CaseOutput)> = configs
-        .iter()
-        .zip(cases)
-        .filter_map(|(c, r)| r.as_ref().ok().map(|o| (c, o)))
-        .collect();
-    if ok.is_empty() {
-        summary
-            .notes
-            .push("No case finished; nothing to summarise.".into());
-        return summary;
-    }
-    let labels: Vec<String> = ok[0].0.methods.iter().map(|m| m.label.clone()).collect();
-    if let Some(w) = ok[0].1.scalar("bilinear_frequency") {
-        summary.scalars.push(Scalar::new(
+    let all: Vec<(&CaseConfig, &CaseOutput)> = configs.iter().zip(cases).collect();
+    if let Some(w) = all
+        .first()
+        .and_then(|(_, c)| c.scalar("bilinear_frequency"))
+    {
+        summary.push(Scalar::new(
             "bilinear_frequency",
             w,
             "analytic 2 w1 w2 / (w1 + w2) [rad/s]",
         ));
     }
     let swept = |key: &str| sweep_keys.iter().any(|k| k == key);
-    if swept("integrator.dt")
-        && ok
-            .iter()
-            .all(|(c, _)| c.exact || c.reference_file.is_some())
-    {
-        let against = match &ok[0].0.reference_file {
-            Some((file, _)) if !ok[0].0.exact => format!("the reference {file}"),
-            _ => "the exact solution".to_string(),
-        };
-        convergence(&mut summary, &ok, &labels, &against);
-    }
-    if swept("excitation.omega") && ok.iter().all(|(c, _)| c.steady_state.is_some()) {
-        frequency_response(&mut summary, &ok, &labels);
+    if swept("excitation.omega") && all.iter().all(|(c, _)| c.steady_state.is_some()) {
+        frequency_response(&mut summary, &all);
     } else if swept("system.chain.n") {
-        scaling(&mut summary, &ok, &labels);
-    } else {
+        scaling(&mut summary, &all);
+    } else if let Some((cfg, out)) = all
+        .iter()
+        .filter(|(_, o)| o.methods.first().is_some_and(|m| m.output().is_some()))
+        .min_by(|a, b| a.0.dt.total_cmp(&b.0.dt))
+        .copied()
+    {
         // Time responses of the finest case.
-        let (cfg, out) = ok
-            .iter()
-            .min_by(|a, b| a.0.dt.total_cmp(&b.0.dt))
-            .copied()
-            .unwrap_or(ok[0]);
         time_response(&mut summary, cfg, out);
     }
     // One line per distinct system size (a size sweep has several).
     let mut sizes: Vec<(usize, usize, f64)> = Vec::new();
-    for (cfg, out) in &ok {
+    for (cfg, out) in &all {
         let (n, m) = (cfg.system.dofs(), cfg.system.springs.len());
-        let active = out.scalar("max_active").unwrap_or(0.0);
+        let active = out
+            .methods
+            .iter()
+            .filter_map(|m| m.output()?.scalar("max_active"))
+            .fold(0.0, f64::max);
         match sizes.iter_mut().find(|s| s.0 == n && s.1 == m) {
             Some(s) => s.2 = s.2.max(active),
             None => sizes.push((n, m, active)),
@@ -82,12 +69,13 @@ pub(super) fn summarize(
     summary
 }
 
+/// (x, y) over the cases, sorted by x, where both exist.
 fn points(
-    ok: &[(&CaseConfig, &CaseOutput)],
+    all: &[(&CaseConfig, &CaseOutput)],
     x: impl Fn(&CaseConfig, &CaseOutput) -> Option<f64>,
     y: impl Fn(&CaseOutput) -> Option<f64>,
 ) -> (Vec<f64>, Vec<f64>) {
-    let mut pts: Vec<(f64, f64)> = ok
+    let mut pts: Vec<(f64, f64)> = all
         .iter()
         .filter_map(|(c, o)| Some((x(c, o)?, y(o)?)))
         .collect();
@@ -95,109 +83,22 @@ fn points(
     pts.into_iter().unzip()
 }
 
-/// Least-squares slope of log e against log dt, and the smallest pairwise
-/// order log(e_i / e_{i+1}) / log(dt_i / dt_{i+1}).
-pub fn orders(dt: &[f64], err: &[f64]) -> Option<(f64, f64)> {
-    let pts: Vec<(f64, f64)> = dt
-        .iter()
-        .zip(err)
-        .filter(|(h, e)| **h > 0.0 && **e > 0.0)
-        .map(|(h, e)| (h.ln(), e.ln()))
-        .collect();
-    if pts.len() < 2 {
-        return None;
-    }
-    let k = pts.len() as f64;
-    let (mx, my) = (
-        pts.iter().map(|p| p.0).sum::<f64>() / k,
-        pts.iter().map(|p| p.1).sum::<f64>() / k,
-    );
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let min_pair = pts
-        .windows(2)
-        .map(|w| (w[1].1 - w[0].1) / (w[1].0 - w[0].0))
-        .fold(f64::INFINITY, f64::min);
-    Some((sxy / sxx, min_pair))
-}
-
-fn convergence(
-    summary: &mut StudySummary,
-    ok: &[(&CaseConfig, &CaseOutput)],
-    labels: &[String],
-    against: &str,
-) {
-    let mut conv = Vec::new();
-    let mut wp = Vec::new();
-    for (k, label) in labels.iter().enumerate() {
-        let sfx = if k == 0 {
-            String::new()
-        } else {
-            format!(".{label}")
-        };
-        let (dt, err) = points(
-            ok,
-            |c, _| Some(c.dt),
-            |o| o.scalar(&format!("rms_error_x{sfx}")),
-        );
-        let Some((order, order_min)) = orders(&dt, &err) else {
-            continue;
-        };
-        summary.scalars.push(Scalar::new(
-            format!("order{sfx}"),
-            order,
-            format!("least-squares slope of log(rms error in x) vs log(dt), {label}"),
-        ));
-        summary.scalars.push(Scalar::new(
-            format!("order_min{sfx}"),
-            order_min,
-            format!("smallest order between consecutive dt of the sweep, {label}"),
-        ));
-        conv.push(Series::new(
-            format!("{label} (order {order:.3})"),
-            &dt,
-            &err,
-            Style::LineMarkers,
-        ));
-        let wall: Vec<(f64, f64)> = ok
-            .iter()
-            .filter_map(|(_, o)| {
-                Some((
-                    o.timings.iter().find(|t| &t.method == label)?.cpu_s,
-                    o.scalar(&format!("rms_error_x{sfx}"))?,
-                ))
-            })
-            .collect();
-        let (w, e): (Vec<f64>, Vec<f64>) = wall.into_iter().unzip();
-        wp.push(Series::new(label.clone(), &w, &e, Style::LineMarkers));
-        if k == 0
-            && let (Some(&h), Some(&e)) = (dt.first(), err.first())
-        {
-            let h_max = dt.iter().copied().fold(0.0, f64::max);
-            conv.push(Series::new(
-                "slope 2",
-                &[h, h_max],
-                &[e, e * (h_max / h).powi(2)],
-                Style::Dashed,
-            ));
+/// The method labels of the cases, in order of first appearance.
+fn labels(all: &[(&CaseConfig, &CaseOutput)]) -> Vec<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for (_, o) in all {
+        for m in &o.methods {
+            if !labels.iter().any(|l| l == m.label()) {
+                labels.push(m.label().to_string());
+            }
         }
     }
-    summary.figures.push(Figure {
-        name: "convergence".into(),
-        title: format!("Convergence against {against}"),
-        x: Axis::log("time step dt [s]"),
-        y: Axis::log("rms(x - x_ref) [m]"),
-        series: conv,
-        caption: format!("Root-mean-square displacement error against {against} over the common output times and DOFs, against the time step (log-log); the measured order is in the legend, the dashed line has slope 2."),
-    });
-    summary.figures.push(Figure {
-        name: "work-precision".into(),
-        title: format!("Work-precision: error against {against} vs CPU time"),
-        x: Axis::log("CPU time of the run [s]"),
-        y: Axis::log("rms(x - x_ref) [m]"),
-        series: wp,
-        caption: "Each point is one dt of the sweep; one line per method; CPU time of the thread that ran the method (same run, same machine).".into(),
-    });
+    labels
+}
+
+/// The output of method `label` in case `o`, if it ran and succeeded.
+fn output<'a>(o: &'a CaseOutput, label: &str) -> Option<&'a MethodOutput> {
+    o.method(label)?.output()
 }
 
 /// Index of the maximum and its parabolic refinement through the three
@@ -215,15 +116,11 @@ pub fn parabolic_peak(x: &[f64], y: &[f64]) -> Option<f64> {
     (a < 0.0).then(|| -b / (2.0 * a))
 }
 
-fn frequency_response(
-    summary: &mut StudySummary,
-    ok: &[(&CaseConfig, &CaseOutput)],
-    labels: &[String],
-) {
+fn frequency_response(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     let omega = |c: &CaseConfig, _: &CaseOutput| Some(c.system.excitation.omega);
     let mut series = Vec::new();
-    let (wx, ex_max) = points(ok, omega, |o| o.scalar("exact_x0_max"));
-    let (_, ex_min) = points(ok, omega, |o| o.scalar("exact_x0_min"));
+    let (wx, ex_max) = points(all, omega, |o| o.scalar("exact_x0_max"));
+    let (_, ex_min) = points(all, omega, |o| o.scalar("exact_x0_min"));
     if !wx.is_empty() {
         series.push(
             Series::new("exact periodic orbit: max x0", &wx, &ex_max, Style::Line).grouped(0),
@@ -232,39 +129,29 @@ fn frequency_response(
             Series::new("exact periodic orbit: min x0", &wx, &ex_min, Style::Dashed).grouped(0),
         );
     }
-    for (k, label) in labels.iter().enumerate() {
-        let sfx = if k == 0 {
-            String::new()
-        } else {
-            format!(".{label}")
-        };
-        let (w, mx) = points(ok, omega, |o| o.scalar(&format!("x0_max{sfx}")));
-        let (_, mn) = points(ok, omega, |o| o.scalar(&format!("x0_min{sfx}")));
+    for (k, label) in labels(all).iter().enumerate() {
+        let (w, mx) = points(all, omega, |o| output(o, label)?.scalar("x0_max"));
+        let (_, mn) = points(all, omega, |o| output(o, label)?.scalar("x0_min"));
         series
             .push(Series::new(format!("{label}: max x0"), &w, &mx, Style::Markers).grouped(k + 1));
         series
             .push(Series::new(format!("{label}: min x0"), &w, &mn, Style::Markers).grouped(k + 1));
         if k == 0 {
-            let (w, amp) = points(ok, omega, |o| o.scalar("x0_amp"));
+            let (w, amp) = points(all, omega, |o| output(o, label)?.scalar("x0_amp"));
             if let Some(p) = parabolic_peak(&w, &amp) {
-                summary.scalars.push(Scalar::new("peak_omega", p, "forcing frequency of the largest x0 amplitude (parabola through the top three points) [rad/s]"));
+                summary.push(Scalar::new("peak_omega", p, format!("forcing frequency of the largest x0 amplitude of {label} (parabola through the top three points) [rad/s]")));
             }
         }
     }
-    let (w, amp) = points(ok, omega, |o| o.scalar("exact_x0_amp"));
+    let (w, amp) = points(all, omega, |o| o.scalar("exact_x0_amp"));
     if let Some(p) = parabolic_peak(&w, &amp) {
-        summary.scalars.push(Scalar::new(
+        summary.push(Scalar::new(
             "exact_peak_omega",
             p,
             "the same for the exact periodic orbits [rad/s]",
         ));
     }
-    if let Some(wb) = summary
-        .scalars
-        .iter()
-        .find(|s| s.name == "bilinear_frequency")
-        .map(|s| s.value)
-    {
+    if let Some(wb) = summary.scalar("bilinear_frequency") {
         let lo = ex_min
             .iter()
             .chain(&ex_max)
@@ -295,14 +182,21 @@ fn frequency_response(
 }
 
 fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput) {
+    let Some(first) = out.methods.first() else {
+        return;
+    };
+    let Some(series_out) = first.output() else {
+        return;
+    };
+    let label = first.label();
+    let table = &series_out.series;
     let n = cfg.system.dofs();
-    let t = out.series.values("t").unwrap_or(&[]).to_vec();
+    let t = table.values("t").unwrap_or(&[]).to_vec();
     let exact = out.table("exact");
-    let label = &cfg.methods[0].label;
     if n <= MAX_DOFS_DRAWN {
         let mut series = Vec::new();
         for i in 0..n {
-            let x = out.series.values(&format!("x{i}")).unwrap_or(&[]);
+            let x = table.values(&format!("x{i}")).unwrap_or(&[]);
             series.push(Series::new(format!("x{i}, {label}"), &t, x, Style::Line).grouped(i));
             if let Some(ex) = exact {
                 let te = ex.table.values("t").unwrap_or(&[]);
@@ -319,17 +213,19 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         }
         summary.figures.push(Figure {
             name: "time-response".into(),
-            title: format!("Time response, case {} (dt = {})", out.name, cfg.dt),
+            title: format!("Time response, case {} (dt = {} s)", out.name, cfg.dt),
             x: Axis::linear("time t [s]"),
             y: Axis::linear("displacement x [m]"),
             series,
-            caption: "Displacements by Bossak-Newmark with one LCP per step (solid) and the exact event-driven solution (dashed).".into(),
+            caption: format!(
+                "Displacements by {label} (solid) and the exact event-driven solution (dashed)."
+            ),
         });
         if let Some(ex) = exact {
             let mut err_series = Vec::new();
             for i in 0..n {
                 let (Some(x), Some(xe)) = (
-                    out.series.values(&format!("x{i}")),
+                    table.values(&format!("x{i}")),
                     ex.table.values(&format!("x{i}")),
                 ) else {
                     continue;
@@ -346,96 +242,94 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
                 x: Axis::linear("time t [s]"),
                 y: Axis::log("|x - x_exact| [m]"),
                 series: err_series,
-                caption:
-                    "Pointwise displacement error of Newmark-LCP against the event-driven solution."
-                        .into(),
+                caption: format!(
+                    "Pointwise displacement error of {label} against the event-driven solution."
+                ),
             });
         }
-    } else {
-        let dofs = [0, n / 2, n - 1];
-        let series = dofs
-            .iter()
-            .map(|&i| {
-                Series::new(
-                    format!("x{i}"),
-                    &t,
-                    out.series.values(&format!("x{i}")).unwrap_or(&[]),
-                    Style::Line,
-                )
-            })
-            .collect();
-        summary.figures.push(Figure {
-            name: "chain-response".into(),
-            title: format!("Chain response at three masses, case {}", out.name),
-            x: Axis::linear("time t [s]"),
-            y: Axis::linear("displacement x [m]"),
-            series,
-            caption: format!(
-                "Displacements of masses 0, {}, {} of the {n}-mass chain ({label}).",
-                n / 2,
-                n - 1
-            ),
-        });
-        let idx: Vec<f64> = (0..n).map(|i| i as f64).collect();
-        let env = |f: fn(f64, f64) -> f64, init: f64| -> Vec<f64> {
-            (0..n)
-                .map(|i| {
-                    out.series
-                        .values(&format!("x{i}"))
-                        .unwrap_or(&[])
-                        .iter()
-                        .copied()
-                        .fold(init, f)
-                })
-                .collect()
-        };
-        let gaps: Vec<f64> = (0..n)
-            .map(|j| {
-                cfg.system.springs.gaps[j]
-                    * cfg
-                        .system
-                        .springs
-                        .directions
-                        .get(j, j)
-                        .copied()
-                        .unwrap_or(0.0)
-            })
-            .collect();
-        summary.figures.push(Figure {
-            name: "chain-envelope".into(),
-            title: format!("Displacement envelope along the chain, case {}", out.name),
-            x: Axis::linear("mass index j"),
-            y: Axis::linear("x_j [m]"),
-            series: vec![
-                Series::new("max over t", &idx, &env(f64::max, f64::NEG_INFINITY), Style::Line),
-                Series::new("min over t", &idx, &env(f64::min, f64::INFINITY), Style::Line),
-                Series::new("gap position d_j g_j", &idx, &gaps, Style::Markers),
-            ],
-            caption: "Largest and smallest displacement of every mass over the run, with the position at which its gap spring engages.".into(),
-        });
+        return;
     }
+    let dofs: Vec<String> = table
+        .columns()
+        .iter()
+        .filter(|c| crate::harness::table::name_matches("x*", &c.name))
+        .map(|c| c.name.clone())
+        .collect();
+    let mut series: Vec<Series> = dofs
+        .iter()
+        .map(|name| {
+            Series::new(
+                name.clone(),
+                &t,
+                table.values(name).unwrap_or(&[]),
+                Style::Line,
+            )
+        })
+        .collect();
+    if let (Some(hi), Some(lo)) = (table.values("x_max_all"), table.values("x_min_all")) {
+        series.push(Series::new("max over all masses", &t, hi, Style::Dashed));
+        series.push(Series::new("min over all masses", &t, lo, Style::Dashed));
+    }
+    summary.figures.push(Figure {
+        name: "chain-response".into(),
+        title: format!("Chain response at the written masses, case {}", out.name),
+        x: Axis::linear("time t [s]"),
+        y: Axis::linear("displacement x [m]"),
+        series,
+        caption: format!(
+            "Displacements of the written masses of the {n}-mass chain ({label}), and the extremes over all masses at each output time."
+        ),
+    });
+    let Some(env) = series_out.table("envelope") else {
+        return;
+    };
+    let idx = env.table.values("dof").unwrap_or(&[]).to_vec();
+    let gaps: Vec<f64> = idx
+        .iter()
+        .map(|&j| {
+            let j = j as usize;
+            cfg.system.springs.gaps.get(j).copied().unwrap_or(f64::NAN)
+                * cfg
+                    .system
+                    .springs
+                    .directions
+                    .get(j, j)
+                    .copied()
+                    .unwrap_or(f64::NAN)
+        })
+        .collect();
+    summary.figures.push(Figure {
+        name: "chain-envelope".into(),
+        title: format!("Displacement envelope along the chain, case {}", out.name),
+        x: Axis::linear("mass index j"),
+        y: Axis::linear("x_j [m]"),
+        series: vec![
+            Series::new("max over t", &idx, env.table.values("x_max").unwrap_or(&[]), Style::Line),
+            Series::new("min over t", &idx, env.table.values("x_min").unwrap_or(&[]), Style::Line),
+            Series::new("gap position d_j g_j", &idx, &gaps, Style::Markers),
+        ],
+        caption: format!("Largest and smallest displacement of every mass over every step of the run ({label}), with the position at which its gap spring engages."),
+    });
 }
 
 /// Time per step against n for every method (from the timings of the same
 /// run), and the iterations per step.
-fn scaling(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels: &[String]) {
+fn scaling(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     let mut time_series = Vec::new();
     let mut iteration_series = Vec::new();
     let mut notes = Vec::new();
-    for label in labels {
-        let mut pts: Vec<(f64, f64, f64)> = ok
+    for label in labels(all) {
+        let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
             .filter_map(|(c, o)| {
-                let t = o.timings.iter().find(|t| &t.method == label)?;
+                let m = o.method(&label)?;
+                let t = m.timing()?;
                 let steps = t.counter("steps")?.max(1.0);
-                let its = t
-                    .counters
-                    .iter()
-                    .find(|(k, _)| {
-                        k == "newton_iterations" || k == "lcp_pivots" || k == "lcp_iterations"
-                    })
-                    .map_or(f64::NAN, |(_, v)| *v);
-                Some((c.system.dofs() as f64, t.cpu_s / steps, its / steps))
+                let its = m
+                    .output()?
+                    .scalar("iterations_per_step")
+                    .unwrap_or(f64::NAN);
+                Some((c.system.dofs() as f64, t.cpu_s / steps, its))
             })
             .collect();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -450,7 +344,7 @@ fn scaling(summary: &mut StudySummary, ok: &[(&CaseConfig, &CaseOutput)], labels
             .filter(|p| p.0 >= 1000.0)
             .map(|p| (p.0, p.1))
             .collect();
-        let exponent = orders(
+        let exponent = crate::harness::sweep::orders(
             &large.iter().map(|p| p.0).collect::<Vec<_>>(),
             &large.iter().map(|p| p.1).collect::<Vec<_>>(),
         )

@@ -7,17 +7,36 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use sprs::TriMat;
 
 use crate::error::InputError;
+use crate::integrators::newmark::Recording;
 use crate::lcp::LcpSolverKind;
-use crate::models::gap_system::{Chain, GapSprings, GapSystem, Harmonic, csr_from_rows, to_dense};
+use crate::models::gap_system::GapSystem;
+
+mod memory;
+mod system;
+
+use system::{ExcitationToml, SystemToml, build_system};
 
 /// Integration methods of this kind.
 pub const METHODS: [&str; 2] = ["newmark-lcp", "newmark-ssn"];
 
 /// Largest system the event-driven reference accepts (dense expm of size 2n + 3).
 pub const MAX_EXACT_DOFS: usize = 40;
+
+/// Without `output_dofs`, a system with more DOFs than this writes
+/// [`default_output_dofs`] and the envelope over all DOFs, not every DOF (a
+/// 1e6-DOF state written every step would be terabytes).
+pub const MAX_DEFAULT_OUTPUT_DOFS: usize = 64;
+
+/// The default written DOFs of a large system: the first, the last and
+/// the three at the quarters (n/4, n/2, 3n/4).
+pub fn default_output_dofs(n: usize) -> Vec<usize> {
+    let mut d: Vec<usize> = (0..4).map(|k| k * n / 4).collect();
+    d.push(n - 1);
+    d.dedup();
+    d
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,61 +50,6 @@ pub(crate) struct CaseToml {
     steady_state: Option<SteadyStateToml>,
     #[serde(default)]
     reference: Option<ReferenceToml>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SystemToml {
-    #[serde(default)]
-    mass: Option<Vec<Vec<f64>>>,
-    #[serde(default)]
-    damping: Option<Vec<Vec<f64>>>,
-    #[serde(default)]
-    stiffness: Option<Vec<Vec<f64>>>,
-    #[serde(default)]
-    gaps: Vec<GapToml>,
-    #[serde(default)]
-    chain: Option<ChainToml>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GapToml {
-    direction: Vec<f64>,
-    gap: f64,
-    stiffness: f64,
-}
-
-/// `[study.system.chain]`: n equal masses in a line, mass 0 tied to the wall,
-/// one gap spring from every mass to ground.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ChainToml {
-    n: usize,
-    mass: f64,
-    spring: f64,
-    #[serde(default)]
-    damper: f64,
-    gap_stiffness: f64,
-    gaps: Vec<f64>,
-    sides: Vec<i64>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExcitationToml {
-    #[serde(default)]
-    amplitude: Option<toml::Value>,
-    #[serde(default)]
-    load: Vec<LoadToml>,
-    omega: f64,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LoadToml {
-    dof: usize,
-    amplitude: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -194,8 +158,9 @@ pub struct CaseConfig {
     pub steps: usize,
     /// Output every this many steps.
     pub output_every: usize,
-    /// DOFs (and gap springs) written to the CSVs; None: all.
-    pub output_dofs: Option<Vec<usize>>,
+    /// What a run records: the DOFs (and gap springs of the same indices)
+    /// written to the CSVs, and whether the envelope over all DOFs is kept.
+    pub recording: Recording,
     /// Bossak alpha_b.
     pub alpha_b: f64,
     /// Primary method first, then the variants.
@@ -218,7 +183,7 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn err(
+    pub(super) fn err(
         &self,
         key: &str,
         value: impl std::fmt::Display,
@@ -232,7 +197,7 @@ impl Ctx<'_> {
             expected,
         )
     }
-    fn missing(&self, key: &str, expected: impl Into<String>) -> InputError {
+    pub(super) fn missing(&self, key: &str, expected: impl Into<String>) -> InputError {
         InputError::Key {
             file: self.file.to_path_buf(),
             study: Some(self.study.to_string()),
@@ -243,7 +208,7 @@ impl Ctx<'_> {
     }
 }
 
-fn finite(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
+pub(super) fn finite(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
     if v.is_finite() {
         Ok(v)
     } else {
@@ -251,7 +216,7 @@ fn finite(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
     }
 }
 
-fn positive(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
+pub(super) fn positive(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {
@@ -259,7 +224,7 @@ fn positive(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
     }
 }
 
-fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f64>, InputError> {
+pub(super) fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f64>, InputError> {
     if v.len() != n {
         return Err(ctx.err(
             key,
@@ -273,7 +238,7 @@ fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f64>, InputEr
     Ok(v.to_vec())
 }
 
-fn square(
+pub(super) fn square(
     ctx: &Ctx,
     key: &str,
     rows: &[Vec<f64>],
@@ -339,6 +304,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         ));
     }
     let methods = methods(ctx, integ)?;
+    refuse_oversized_dense(ctx, &methods, n, system.springs.len())?;
     let omega = system.excitation.omega;
     let (dt, steps, steady_state) = match &raw.steady_state {
         Some(ss) => {
@@ -438,6 +404,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         }
     };
     let output_dofs = match &integ.output_dofs {
+        None if n > MAX_DEFAULT_OUTPUT_DOFS => Some(default_output_dofs(n)),
         None => None,
         Some(list) => {
             if list.is_empty() {
@@ -522,7 +489,10 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         dt,
         steps,
         output_every,
-        output_dofs,
+        recording: Recording {
+            envelope: output_dofs.as_ref().is_some_and(|d| d.len() < n),
+            dofs: output_dofs,
+        },
         alpha_b,
         methods,
         steady_state,
@@ -562,6 +532,41 @@ fn method_name(ctx: &Ctx, key: &str, name: &str) -> Result<String, InputError> {
             format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
         ))
     }
+}
+
+/// A dense method whose matrices would not fit the machine is bad input:
+/// exit 2 with the memory it would need, before anything allocates.
+fn refuse_oversized_dense(
+    ctx: &Ctx,
+    methods: &[MethodConfig],
+    n: usize,
+    m: usize,
+) -> Result<(), InputError> {
+    let need = memory::dense_lcp_bytes(n, m);
+    let have = memory::machine_bytes().unwrap_or(memory::FALLBACK_LIMIT);
+    for (i, method) in methods.iter().enumerate() {
+        if method.method != "newmark-lcp" || !method.runs_at(n) || need <= have {
+            continue;
+        }
+        let key = if i == 0 {
+            "integrator.method".to_string()
+        } else {
+            format!("integrator.variant[{}].method", i - 1)
+        };
+        return Err(ctx.err(
+            &key,
+            "\"newmark-lcp\"",
+            format!(
+                "a method that fits this machine: the dense LCP step for n = {n} DOFs and m = {m} gap springs needs about {} \
+                 (8 bytes x (2 n^2 + 4 n m + 2 m^2): K_eff and its LU, D, D^T, K_eff^-1 D^T, the LCP matrix and the solver's workspace), \
+                 this machine has {}; use \"newmark-ssn\" (sparse, O(n) memory){}",
+                memory::human(need),
+                memory::human(have),
+                if i == 0 { "" } else { ", or `max_dofs` on the variant" }
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, InputError> {
@@ -616,254 +621,4 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
         });
     }
     Ok(all)
-}
-
-fn build_system(
-    ctx: &Ctx,
-    sys: &SystemToml,
-    exc: &ExcitationToml,
-) -> Result<GapSystem, InputError> {
-    let explicit = sys.mass.is_some()
-        || sys.damping.is_some()
-        || sys.stiffness.is_some()
-        || !sys.gaps.is_empty();
-    let (mass, damping, stiffness, springs) = match (&sys.chain, explicit) {
-        (Some(_), true) => {
-            return Err(ctx.missing(
-                "system.chain",
-                "either [study.system.chain] or explicit mass/damping/stiffness/gaps, not both",
-            ));
-        }
-        (Some(chain), false) => build_chain(ctx, chain)?,
-        (None, _) => {
-            let m = square(
-                ctx,
-                "system.mass",
-                sys.mass.as_deref().ok_or_else(|| {
-                    ctx.missing(
-                        "system.mass",
-                        "missing: the n x n mass matrix (or a [study.system.chain])",
-                    )
-                })?,
-                None,
-            )?;
-            let n = m.len();
-            let c = square(
-                ctx,
-                "system.damping",
-                sys.damping.as_deref().ok_or_else(|| {
-                    ctx.missing("system.damping", "missing: the n x n damping matrix")
-                })?,
-                Some(n),
-            )?;
-            let k = square(
-                ctx,
-                "system.stiffness",
-                sys.stiffness.as_deref().ok_or_else(|| {
-                    ctx.missing("system.stiffness", "missing: the n x n stiffness matrix")
-                })?,
-                Some(n),
-            )?;
-            let mut tri = TriMat::new((sys.gaps.len(), n));
-            let (mut gaps, mut kg) = (Vec::new(), Vec::new());
-            for (j, g) in sys.gaps.iter().enumerate() {
-                let d = vector(ctx, &format!("system.gaps[{j}].direction"), &g.direction, n)?;
-                if d.iter().all(|v| *v == 0.0) {
-                    return Err(ctx.err(
-                        &format!("system.gaps[{j}].direction"),
-                        format!("{d:?}"),
-                        "a nonzero vector d_j",
-                    ));
-                }
-                for (i, v) in d.iter().enumerate() {
-                    if *v != 0.0 {
-                        tri.add_triplet(j, i, *v);
-                    }
-                }
-                gaps.push(finite(ctx, &format!("system.gaps[{j}].gap"), g.gap)?);
-                kg.push(positive(
-                    ctx,
-                    &format!("system.gaps[{j}].stiffness"),
-                    g.stiffness,
-                )?);
-            }
-            let springs = GapSprings {
-                directions: tri.to_csr(),
-                gaps,
-                stiffness: kg,
-            };
-            (
-                csr_from_rows(&m),
-                csr_from_rows(&c),
-                csr_from_rows(&k),
-                springs,
-            )
-        }
-    };
-    let n = mass.rows();
-    check_spd(ctx, &mass)?;
-    let omega = exc.omega;
-    if !(omega.is_finite() && omega >= 0.0) {
-        return Err(ctx.err("excitation.omega", omega, "a finite number >= 0 [rad/s]"));
-    }
-    let mut amplitude = match &exc.amplitude {
-        None => vec![0.0; n],
-        Some(toml::Value::Float(_) | toml::Value::Integer(_)) => {
-            let a = exc
-                .amplitude
-                .as_ref()
-                .and_then(value_f64)
-                .unwrap_or(f64::NAN);
-            vec![finite(ctx, "excitation.amplitude", a)?; n]
-        }
-        Some(toml::Value::Array(items)) => {
-            let vals: Option<Vec<f64>> = items.iter().map(value_f64).collect();
-            let vals = vals.ok_or_else(|| {
-                ctx.err(
-                    "excitation.amplitude",
-                    toml::Value::Array(items.clone()),
-                    "numbers",
-                )
-            })?;
-            vector(ctx, "excitation.amplitude", &vals, n)?
-        }
-        Some(other) => {
-            return Err(ctx.err(
-                "excitation.amplitude",
-                other,
-                format!("an array of {n} numbers, or one number applied to every DOF"),
-            ));
-        }
-    };
-    if exc.amplitude.is_none() && exc.load.is_empty() {
-        return Err(ctx.missing("excitation.amplitude", format!("missing: an array of {n} numbers (F), one number for every DOF, or [[study.excitation.load]] tables")));
-    }
-    for (i, load) in exc.load.iter().enumerate() {
-        if load.dof >= n {
-            return Err(ctx.err(
-                &format!("excitation.load[{i}].dof"),
-                load.dof,
-                format!("a DOF index in 0..{n}"),
-            ));
-        }
-        amplitude[load.dof] += finite(
-            ctx,
-            &format!("excitation.load[{i}].amplitude"),
-            load.amplitude,
-        )?;
-    }
-    Ok(GapSystem {
-        mass,
-        damping,
-        stiffness,
-        springs,
-        excitation: Harmonic { amplitude, omega },
-    })
-}
-
-fn value_f64(v: &toml::Value) -> Option<f64> {
-    match v {
-        toml::Value::Float(f) => Some(*f),
-        toml::Value::Integer(i) => Some(*i as f64),
-        _ => None,
-    }
-}
-
-type Matrices = (
-    sprs::CsMat<f64>,
-    sprs::CsMat<f64>,
-    sprs::CsMat<f64>,
-    GapSprings,
-);
-
-/// The chain: masses m, springs k between neighbours and from mass 0 to the
-/// wall (dashpots c parallel to them); gap spring j acts on mass j along
-/// side s_j = sides[j mod len] with gap g_j = gaps[j mod len].
-fn build_chain(ctx: &Ctx, c: &ChainToml) -> Result<Matrices, InputError> {
-    if c.n < 1 || c.n > 10_000_000 {
-        return Err(ctx.err("system.chain.n", c.n, "an integer in 1..=10000000"));
-    }
-    let m = positive(ctx, "system.chain.mass", c.mass)?;
-    let k = positive(ctx, "system.chain.spring", c.spring)?;
-    let d = finite(ctx, "system.chain.damper", c.damper)?;
-    if d < 0.0 {
-        return Err(ctx.err("system.chain.damper", d, "a finite number >= 0"));
-    }
-    let kg = positive(ctx, "system.chain.gap_stiffness", c.gap_stiffness)?;
-    if c.gaps.is_empty() {
-        return Err(ctx.err(
-            "system.chain.gaps",
-            "[]",
-            "a non-empty array of gaps [m], repeated along the chain",
-        ));
-    }
-    for (i, g) in c.gaps.iter().enumerate() {
-        finite(ctx, &format!("system.chain.gaps[{i}]"), *g)?;
-    }
-    if c.sides.is_empty() || c.sides.iter().any(|s| *s != 1 && *s != -1) {
-        return Err(ctx.err(
-            "system.chain.sides",
-            format!("{:?}", c.sides),
-            "a non-empty array of +1 / -1, repeated along the chain",
-        ));
-    }
-    let chain = Chain {
-        n: c.n,
-        mass: m,
-        spring: k,
-        damper: d,
-        gap_stiffness: kg,
-        gaps: c.gaps.clone(),
-        sides: c.sides.iter().map(|s| *s as f64).collect(),
-    };
-    let sys = chain.system(Harmonic {
-        amplitude: vec![],
-        omega: 0.0,
-    });
-    Ok((sys.mass, sys.damping, sys.stiffness, sys.springs))
-}
-
-/// M must be symmetric positive definite (dense Cholesky for small n; a
-/// diagonal M with positive entries for large n).
-fn check_spd(ctx: &Ctx, mass: &sprs::CsMat<f64>) -> Result<(), InputError> {
-    let n = mass.rows();
-    let diagonal = mass.iter().all(|(_, (i, j))| i == j);
-    if diagonal {
-        let mut diag = vec![0.0; n];
-        for (&v, (i, _)) in mass.iter() {
-            diag[i] += v;
-        }
-        if let Some((i, v)) = diag.iter().enumerate().find(|(_, v)| **v <= 0.0) {
-            return Err(ctx.err(
-                &format!("system.mass[{i}][{i}]"),
-                v,
-                "a positive definite mass matrix (diagonal entries > 0)",
-            ));
-        }
-        return Ok(());
-    }
-    if n > 4000 {
-        return Err(ctx.err(
-            "system.mass",
-            format!("{n} x {n} non-diagonal"),
-            "a diagonal mass matrix for n > 4000",
-        ));
-    }
-    let dense = to_dense(mass);
-    let asym = (&dense - dense.transpose()).amax();
-    if asym > 1e-12 * dense.amax() {
-        return Err(ctx.err(
-            "system.mass",
-            format!("asymmetry {asym:e}"),
-            "a symmetric positive definite matrix",
-        ));
-    }
-    if dense.cholesky().is_none() {
-        return Err(ctx.err(
-            "system.mass",
-            "not positive definite",
-            "a symmetric positive definite matrix",
-        ));
-    }
-    Ok(())
 }

@@ -1,0 +1,458 @@
+//! Checks: a study's `[[study.check]]` entries, evaluated on its outputs.
+//!
+//! A check compares a **quantity** with a **reference** through a
+//! **metric** and passes when the metric is within the **tolerance**:
+//!
+//! - quantity: a study scalar (e.g. `order`; per method and per group of
+//!   cases when the harness fits it per method), a method scalar (e.g.
+//!   `max_error_x`, one value per method run), a case scalar (e.g.
+//!   `exact_x0_max`, one per case), or a column pattern of the methods'
+//!   series (`x0`, `x*` = every `x<digits>` column; one comparison per
+//!   method run);
+//! - method: `method = "<label>"` or `method = ["<label>", ...]` restricts
+//!   the check to those methods (default: every method of every case; a
+//!   case scalar belongs to no method);
+//! - reference: `reference = "<table>"` (a table of the case computed by an
+//!   independent method, e.g. `exact` = `<case>.exact.csv`, compared column
+//!   by column with the same names), `reference = "<method label>"`
+//!   (another method's series of the same case; the row of that method
+//!   itself is skipped), `reference = "<file>.csv"` (a reference file, path
+//!   relative to the spec file), `reference = "<scalar>"` (another scalar:
+//!   of the same method, else of the case, else of the study), or
+//!   `value = <number>` (a number from a paper or formula written in the
+//!   spec);
+//! - metric: curves `max-abs` (max |y - r|), `max-rel` (max |y - r| / max |r|),
+//!   `rms-rel` (||y - r||_2 / ||r||_2); scalars `abs` (|y - r|), `rel`
+//!   (|y - r| / |r|); bounds `at-least` / `at-most` (the quantity itself
+//!   against `tolerance`, no reference).
+//!
+//! A NaN value never passes; a failed method gives a failed row. Rows are
+//! one per (case, method) for method quantities, one per case for case
+//! scalars, one per (method, group) for study scalars, and one per method
+//! for a scalar over the cases against a file (its first column names the
+//! abscissa scalar, e.g. `omega`).
+
+pub mod curves;
+mod evaluate;
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+pub use curves::{CurveDifference, curve_difference, curve_metric};
+pub use evaluate::evaluate;
+
+use crate::error::InputError;
+use crate::harness::table::{Table, name_matches};
+
+/// How a quantity is compared with its reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Metric {
+    /// Curves: max |y - r|.
+    MaxAbs,
+    /// Curves: max |y - r| / max |r|.
+    MaxRel,
+    /// Curves: ||y - r||_2 / ||r||_2.
+    RmsRel,
+    /// Scalars: |y - r|.
+    Abs,
+    /// Scalars: |y - r| / |r|.
+    Rel,
+    /// Scalars: passes when y >= tolerance.
+    AtLeast,
+    /// Scalars: passes when y <= tolerance.
+    AtMost,
+}
+
+impl Metric {
+    /// Spec spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::MaxAbs => "max-abs",
+            Metric::MaxRel => "max-rel",
+            Metric::RmsRel => "rms-rel",
+            Metric::Abs => "abs",
+            Metric::Rel => "rel",
+            Metric::AtLeast => "at-least",
+            Metric::AtMost => "at-most",
+        }
+    }
+
+    /// True for the metrics that compare curves.
+    pub fn is_curve(self) -> bool {
+        matches!(self, Metric::MaxAbs | Metric::MaxRel | Metric::RmsRel)
+    }
+
+    /// True for the bound metrics (no reference).
+    pub fn is_bound(self) -> bool {
+        matches!(self, Metric::AtLeast | Metric::AtMost)
+    }
+
+    /// Whether `value` passes against `tolerance`. NaN never passes.
+    pub fn passes(self, value: f64, tolerance: f64) -> bool {
+        match self {
+            Metric::AtLeast => value >= tolerance,
+            _ => value <= tolerance,
+        }
+    }
+}
+
+/// `method = "label"` or `method = ["a", "b"]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum MethodFilter {
+    /// One method label.
+    One(String),
+    /// Several labels.
+    Many(Vec<String>),
+}
+
+impl MethodFilter {
+    /// The labels.
+    pub fn labels(&self) -> Vec<&str> {
+        match self {
+            MethodFilter::One(s) => vec![s.as_str()],
+            MethodFilter::Many(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// A `[[study.check]]` entry as written.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckSpec {
+    /// Unique within the study.
+    pub name: String,
+    /// What is checked (scalar name or column pattern).
+    pub quantity: String,
+    /// Only these methods (default: every method).
+    #[serde(default)]
+    pub method: Option<MethodFilter>,
+    /// A case table, a method label, a reference file (`*.csv`) or a scalar
+    /// name.
+    #[serde(default)]
+    pub reference: Option<String>,
+    /// The column of a reference file, when it differs from the quantity.
+    #[serde(default)]
+    pub column: Option<String>,
+    /// A number to compare with (instead of `reference`).
+    #[serde(default)]
+    pub value: Option<f64>,
+    /// The metric.
+    pub metric: Metric,
+    /// Tolerance (or bound).
+    pub tolerance: f64,
+    /// Only these cases (default: every case).
+    #[serde(default)]
+    pub cases: Option<Vec<String>>,
+    /// Why this tolerance: shown in the report.
+    #[serde(default)]
+    pub why: String,
+}
+
+impl CheckSpec {
+    /// Validates what can be validated without the study's outputs.
+    pub fn validate(&self, file: &Path, study: &str, index: usize) -> Result<(), InputError> {
+        let key = |k: &str| format!("study.check[{index}].{k}");
+        if !(self.tolerance.is_finite()) || (!self.metric.is_bound() && self.tolerance < 0.0) {
+            return Err(InputError::value(
+                file,
+                study,
+                key("tolerance"),
+                self.tolerance,
+                "a finite number (>= 0 for error metrics)",
+            ));
+        }
+        if let Some(MethodFilter::Many(v)) = &self.method
+            && v.is_empty()
+        {
+            return Err(InputError::value(
+                file,
+                study,
+                key("method"),
+                "[]",
+                "a method label or a non-empty list of them",
+            ));
+        }
+        match (self.metric.is_bound(), &self.reference, self.value) {
+            (true, None, None) => {}
+            (true, _, _) => {
+                return Err(InputError::value(
+                    file,
+                    study,
+                    key("metric"),
+                    format!("\"{}\"", self.metric.name()),
+                    "at-least/at-most compare the quantity with `tolerance`: give neither `reference` nor `value`",
+                ));
+            }
+            (false, Some(_), None) => {}
+            (false, None, Some(v)) if v.is_finite() && !self.metric.is_curve() => {}
+            (false, None, Some(v)) if !v.is_finite() => {
+                return Err(InputError::value(
+                    file,
+                    study,
+                    key("value"),
+                    v,
+                    "a finite number",
+                ));
+            }
+            (false, None, Some(_)) => {
+                return Err(InputError::value(
+                    file,
+                    study,
+                    key("metric"),
+                    format!("\"{}\"", self.metric.name()),
+                    "a curve metric needs `reference` (a table or file); use abs or rel with `value`",
+                ));
+            }
+            (false, _, _) => {
+                return Err(InputError::Key {
+                    file: file.to_path_buf(),
+                    study: Some(study.into()),
+                    key: key("reference"),
+                    value: None,
+                    expected: "exactly one of `reference` or `value`".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the reference is a file.
+    pub fn reference_file(&self) -> Option<&str> {
+        self.reference.as_deref().filter(|r| r.ends_with(".csv"))
+    }
+
+    /// Whether the check applies to method `label`.
+    pub fn applies_to(&self, label: &str) -> bool {
+        self.method
+            .as_ref()
+            .is_none_or(|f| f.labels().contains(&label))
+    }
+
+    /// Whether the check applies to case `name`.
+    pub fn applies_to_case(&self, name: &str) -> bool {
+        self.cases
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|c| c == name))
+    }
+}
+
+/// What a study will produce, so that checks can be validated before the
+/// run. Names may be patterns with one `*` standing for digits (`x*_max`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Provides {
+    /// Study-level scalar names.
+    pub study_scalars: Vec<String>,
+    /// Scalars of each method run (summary.csv columns).
+    pub method_scalars: Vec<String>,
+    /// Scalars of each case (summary.csv columns).
+    pub case_scalars: Vec<String>,
+    /// Column patterns of the method series (e.g. `t`, `x*`).
+    pub columns: Vec<String>,
+    /// Names of the case tables (e.g. `exact`).
+    pub tables: Vec<String>,
+    /// Labels of the methods the cases run.
+    pub methods: Vec<String>,
+}
+
+fn known(names: &[String], name: &str) -> bool {
+    names.iter().any(|p| p == name || name_matches(p, name))
+}
+
+/// A check ready to evaluate: its spec and, for a file reference, the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedCheck {
+    /// The spec.
+    pub spec: CheckSpec,
+    /// The loaded reference file, with its path.
+    pub file: Option<(PathBuf, Table)>,
+    /// Where the quantity lives.
+    pub scope: Scope,
+}
+
+/// Where a check's quantity lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// A study scalar: one row per (method, group) value.
+    Study,
+    /// A case scalar: one row per case.
+    CaseScalar,
+    /// A method scalar: one row per (case, method).
+    MethodScalar,
+    /// Columns of the method series: one row per (case, method).
+    Columns,
+    /// A case or method scalar across the cases against a reference file
+    /// whose first column names another scalar (the abscissa, e.g.
+    /// `omega`): one row per method (one row for a case scalar).
+    SummaryCurve {
+        /// Whether the quantity is a method scalar (else a case scalar).
+        per_method: bool,
+    },
+}
+
+/// Resolves a check against what the study provides; loads file references
+/// (relative to the spec file's directory).
+pub fn resolve(
+    spec: &CheckSpec,
+    index: usize,
+    provides: &Provides,
+    file: &Path,
+    study: &str,
+    cases: &[String],
+) -> Result<ResolvedCheck, InputError> {
+    let key = |k: &str| format!("study.check[{index}].{k}");
+    let bad = |k: &str, value: String, expected: String| {
+        InputError::value(file, study, key(k), value, expected)
+    };
+    let q = spec.quantity.as_str();
+    let scalar_name = !q.contains('*');
+    let mut scope = if scalar_name && known(&provides.study_scalars, q) {
+        Scope::Study
+    } else if scalar_name && known(&provides.method_scalars, q) {
+        Scope::MethodScalar
+    } else if scalar_name && known(&provides.case_scalars, q) {
+        Scope::CaseScalar
+    } else if provides
+        .columns
+        .iter()
+        .any(|p| p == q || name_matches(p, q))
+    {
+        Scope::Columns
+    } else {
+        let allowed: Vec<&str> = provides
+            .study_scalars
+            .iter()
+            .chain(&provides.method_scalars)
+            .chain(&provides.case_scalars)
+            .chain(&provides.columns)
+            .map(String::as_str)
+            .collect();
+        return Err(bad(
+            "quantity",
+            format!("\"{q}\""),
+            format!("one of {} (`*` stands for an index)", allowed.join(", ")),
+        ));
+    };
+    if let Some(filter) = &spec.method {
+        for label in filter.labels() {
+            if !provides.methods.iter().any(|m| m == label) {
+                return Err(bad(
+                    "method",
+                    format!("\"{label}\""),
+                    format!("a method of this study: {}", provides.methods.join(", ")),
+                ));
+            }
+        }
+        if scope == Scope::CaseScalar {
+            return Err(bad(
+                "method",
+                format!("{filter:?}"),
+                format!("no `method`: `{q}` is a scalar of the case, not of a method"),
+            ));
+        }
+    }
+    let file_scalar =
+        matches!(scope, Scope::CaseScalar | Scope::MethodScalar) && spec.reference_file().is_some();
+    if (scope == Scope::Columns || file_scalar) != spec.metric.is_curve() {
+        return Err(bad(
+            "metric",
+            format!("\"{}\"", spec.metric.name()),
+            if scope == Scope::Columns || file_scalar {
+                "a curve metric (max-abs, max-rel, rms-rel) for a column quantity or a reference file".into()
+            } else {
+                "a scalar metric (abs, rel, at-least, at-most) for a scalar quantity".into()
+            },
+        ));
+    }
+    if let Some(only) = &spec.cases {
+        for c in only {
+            if !cases.contains(c) {
+                return Err(bad(
+                    "cases",
+                    format!("\"{c}\""),
+                    format!("a case of this study: {}", cases.join(", ")),
+                ));
+            }
+        }
+    }
+    let mut loaded = None;
+    if let Some(reference) = &spec.reference {
+        let bad_ref = |message: String| bad("reference", format!("\"{reference}\""), message);
+        if let Some(rel) = spec.reference_file() {
+            let dir = file.parent().unwrap_or(Path::new("."));
+            let path = dir.join(rel);
+            let table = crate::harness::reference::read_csv(&path).map_err(bad_ref)?;
+            let wanted = spec.column.as_deref().unwrap_or(q);
+            let found = if wanted.contains('*') {
+                !table.matching(wanted).is_empty()
+            } else {
+                table.column(wanted).is_some()
+            };
+            if !found {
+                return Err(bad_ref(format!("the file has no column `{wanted}`")));
+            }
+            match scope {
+                Scope::CaseScalar | Scope::MethodScalar => {
+                    let abscissa = table.abscissa().map(|c| c.name.clone()).unwrap_or_default();
+                    if !known(&provides.case_scalars, &abscissa)
+                        && !known(&provides.method_scalars, &abscissa)
+                    {
+                        return Err(bad_ref(format!(
+                            "for a scalar quantity the file's first column must name a case or method scalar (the abscissa), found `{abscissa}`"
+                        )));
+                    }
+                    scope = Scope::SummaryCurve {
+                        per_method: scope == Scope::MethodScalar,
+                    };
+                }
+                Scope::Study => {
+                    return Err(bad_ref(
+                        "a reference file needs a column or case-scalar quantity".into(),
+                    ));
+                }
+                _ => {}
+            }
+            loaded = Some((path, table));
+        } else {
+            let ok = match scope {
+                Scope::Columns => {
+                    provides.tables.iter().any(|t| t == reference)
+                        || provides.methods.iter().any(|m| m == reference)
+                }
+                _ => {
+                    known(&provides.study_scalars, reference)
+                        || known(&provides.method_scalars, reference)
+                        || known(&provides.case_scalars, reference)
+                }
+            };
+            if !ok {
+                let allowed = match scope {
+                    Scope::Columns => format!(
+                        "a table of the case ({}), a method of the study ({}) or a .csv file",
+                        provides.tables.join(", "),
+                        provides.methods.join(", ")
+                    ),
+                    _ => format!(
+                        "a scalar ({})",
+                        provides
+                            .study_scalars
+                            .iter()
+                            .chain(&provides.method_scalars)
+                            .chain(&provides.case_scalars)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                return Err(bad_ref(allowed));
+            }
+        }
+    }
+    Ok(ResolvedCheck {
+        spec: spec.clone(),
+        file: loaded,
+        scope,
+    })
+}

@@ -1,0 +1,423 @@
+//! Result files of a run: the output-directory contract (ARCHITECTURE.md,
+//! "Output directory").
+//!
+//! - `DIR/<study>/<case>.csv`: the series of the case's first method;
+//!   `DIR/<study>/<case>.<label>.csv` the series of each further method;
+//!   `DIR/<study>/<case>.<what>.csv` each case table (e.g. `exact`, the
+//!   reference); `DIR/<study>/<case>.<label>.<what>.csv` each further table
+//!   of a method run;
+//! - `DIR/<study>/summary.csv`: one row per (case, method), cases in order
+//!   and the case's first method first: `case,method,status`, then the union
+//!   of the case scalars, then the union of the method scalars, in
+//!   first-appearance order (`status` is `ok` or `failed`; a failed method
+//!   has empty method cells);
+//! - `DIR/<study>/study.csv`: `name,value,meaning,method,group` of the
+//!   study-level scalars (e.g. a convergence order per method and group);
+//! - `DIR/<study>/work-precision.csv` (when a cost parameter is swept):
+//!   `case,method,parameter,value,error,cpu_s,cpu_s_spread,group`, and
+//!   `DIR/<study>/speedup.csv`: `method,baseline,error,speedup,group`
+//!   (see `harness::sweep`);
+//! - `DIR/<study>/README.md`: every file of the study and every column of
+//!   every CSV with its meaning and unit, and every failure;
+//! - `DIR/checks.csv`: `study,case,check,value,tolerance,passed`, then the
+//!   added columns `metric,reference,detail,method,why`;
+//! - `DIR/timings.csv`: one row per successful method run and per reference
+//!   solver run: `study,case,method,wall_s,cpu_s,cpu_s_spread,runs`
+//!   (`wall_s` and `cpu_s` medians over the timed runs, `harness::timing`),
+//!   then the union of the counter names (exact counts, written as
+//!   integers), then the union of the stat names (derived floats), then
+//!   `cpu_per_step_s` = `cpu_s / steps` and `speedup` = the study baseline's
+//!   `cpu_s` in the same case over this row's, given only when both runs
+//!   took the same number of steps (a per-step ratio of runs with different
+//!   steps is no speed-up: those are compared at equal accuracy in
+//!   `speedup.csv`). A counter or stat named like a fixed or derived column,
+//!   or both a counter and a stat, is an error;
+//! - `DIR/manifest.json`: the [`Manifest`](crate::harness::outcome::Manifest).
+//!
+//! Every CSV has a Parquet copy beside it (same stem, `.parquet`). Tables go
+//! through polars (`CsvWriter`, `ParquetWriter`; floats in shortest
+//! round-trip form), so equal data give byte-identical CSVs.
+//!
+//! Atomicity (see `harness::atomic`): each study directory is built in a
+//! staging sibling and swapped in as a whole, so case files of an earlier run
+//! with other cases do not survive and a killed run leaves the earlier
+//! directory intact; the top-level files are replaced by rename. Directories
+//! of studies that are not part of this run (a `--only` run) are left alone,
+//! but `checks.csv`, `timings.csv` and `manifest.json` describe this run
+//! only: after `--only a` they hold the rows of study `a` alone.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use polars::prelude::{self as pl, ParquetWriter, SerWriter};
+
+use crate::error::OutputError;
+use crate::harness::atomic::{self, StagedDir};
+use crate::harness::outcome::{RunResult, StudyResult};
+use crate::harness::study::CaseOutput;
+use crate::harness::table::Table;
+
+mod columns;
+mod readme;
+
+pub use columns::{TIMING_DERIVED, TIMING_FIXED, cpu_per_step, speedups, timing_names};
+use columns::{
+    checks_columns, speedup_columns, study_scalar_columns, summary_columns, timings_columns,
+    work_precision_columns,
+};
+use readme::study_readme;
+
+/// File stems of a study directory that no case output may use (a case of
+/// that name is refused at spec load).
+pub const RESERVED_STEMS: [&str; 4] = ["summary", "study", "work-precision", "speedup"];
+
+/// Name of the top-level directory that holds the performance history; no
+/// study may use it.
+pub const HISTORY_DIR: &str = "history";
+
+/// One column of a result table, before it becomes a polars column.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CellColumn {
+    /// Text.
+    Text(Vec<String>),
+    /// Floats (NaN and infinities kept).
+    Float(Vec<f64>),
+    /// Floats with missing cells.
+    OptFloat(Vec<Option<f64>>),
+    /// Integers with missing cells.
+    OptInt(Vec<Option<i64>>),
+    /// Booleans.
+    Bool(Vec<bool>),
+}
+
+impl CellColumn {
+    fn into_polars(self, name: &str) -> pl::Column {
+        let name = pl::PlSmallStr::from(name);
+        match self {
+            CellColumn::Text(v) => pl::Column::new(name, v),
+            CellColumn::Float(v) => pl::Column::new(name, v),
+            CellColumn::OptFloat(v) => pl::Column::new(name, v),
+            CellColumn::OptInt(v) => pl::Column::new(name, v),
+            CellColumn::Bool(v) => pl::Column::new(name, v),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            CellColumn::Text(v) => v.len(),
+            CellColumn::Float(v) => v.len(),
+            CellColumn::OptFloat(v) => v.len(),
+            CellColumn::OptInt(v) => v.len(),
+            CellColumn::Bool(v) => v.len(),
+        }
+    }
+
+    /// Integer column when every present value is an integer that f64 holds
+    /// exactly (|v| <= 2^53), else a float column: counters print as `12`,
+    /// not `12.0`.
+    pub fn counters(values: Vec<Option<f64>>) -> Self {
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        let integral = values
+            .iter()
+            .flatten()
+            .all(|v| v.fract() == 0.0 && v.abs() <= EXACT);
+        if integral {
+            // Cast is exact: every value is an integer of magnitude <= 2^53.
+            CellColumn::OptInt(values.into_iter().map(|v| v.map(|x| x as i64)).collect())
+        } else {
+            CellColumn::OptFloat(values)
+        }
+    }
+}
+
+/// Builds a polars frame from named columns of equal length. `path` names the
+/// file in errors (duplicate or ragged columns).
+pub fn frame(
+    path: &Path,
+    columns: Vec<(String, CellColumn)>,
+) -> Result<pl::DataFrame, OutputError> {
+    let height = columns.first().map_or(0, |(_, c)| c.len());
+    let columns = columns
+        .into_iter()
+        .map(|(name, col)| col.into_polars(&name))
+        .collect();
+    pl::DataFrame::new(height, columns).map_err(|e| format_error(path, e))
+}
+
+pub(crate) fn format_error(path: &Path, e: impl std::fmt::Display) -> OutputError {
+    OutputError::Format {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// The CSV bytes of `df` (header row, polars' float formatting).
+pub fn csv_bytes(path: &Path, df: &mut pl::DataFrame) -> Result<Vec<u8>, OutputError> {
+    let mut buf = Vec::new();
+    pl::CsvWriter::new(&mut buf)
+        .include_header(true)
+        .finish(df)
+        .map_err(|e| format_error(path, e))?;
+    Ok(buf)
+}
+
+/// The Parquet bytes of `df`.
+pub fn parquet_bytes(path: &Path, df: &mut pl::DataFrame) -> Result<Vec<u8>, OutputError> {
+    let mut buf = Vec::new();
+    ParquetWriter::new(&mut buf)
+        .finish(df)
+        .map_err(|e| format_error(path, e))?;
+    Ok(buf)
+}
+
+/// How a table file is put on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteMode {
+    /// Directly (inside a staging directory).
+    Plain,
+    /// Temporary file + rename.
+    Atomic,
+}
+
+/// Writes `<stem>.csv` and `<stem>.parquet` in `dir`.
+fn write_table_files(
+    dir: &Path,
+    stem: &str,
+    columns: Vec<(String, CellColumn)>,
+    mode: WriteMode,
+) -> Result<(), OutputError> {
+    let csv_path = dir.join(format!("{stem}.csv"));
+    let parquet_path = dir.join(format!("{stem}.parquet"));
+    let mut df = frame(&csv_path, columns)?;
+    let csv = csv_bytes(&csv_path, &mut df)?;
+    let parquet = parquet_bytes(&parquet_path, &mut df)?;
+    let write = match mode {
+        WriteMode::Plain => atomic::write_plain,
+        WriteMode::Atomic => atomic::write_file,
+    };
+    write(&csv_path, &csv)?;
+    write(&parquet_path, &parquet)
+}
+
+fn table_columns(table: &Table) -> Vec<(String, CellColumn)> {
+    table
+        .columns()
+        .iter()
+        .map(|c| (c.name.clone(), CellColumn::Float(c.values.clone())))
+        .collect()
+}
+
+/// Rejects names that cannot be a single file or directory name of ours.
+fn check_file_stem(path: &Path, what: &str, name: &str) -> Result<(), OutputError> {
+    let bad = name.is_empty()
+        || name.starts_with('.')
+        || name.contains(['/', '\\', '\0'])
+        || name.chars().any(char::is_control);
+    if bad {
+        return Err(format_error(
+            path,
+            format!(
+                "{what} `{name}` cannot be used as a file name (empty, leading `.`, or a path separator)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes every result file of `run` into `out` (see the module doc).
+pub fn write_run(out: &Path, run: &RunResult) -> Result<(), OutputError> {
+    std::fs::create_dir_all(out).map_err(|e| OutputError::Io {
+        path: out.to_path_buf(),
+        source: e,
+    })?;
+    let mut seen = BTreeMap::new();
+    for study in &run.studies {
+        check_file_stem(out, "study name", &study.name)?;
+        if study.name == HISTORY_DIR {
+            return Err(format_error(
+                &out.join(HISTORY_DIR),
+                format!(
+                    "a study may not be called `{HISTORY_DIR}`: that directory holds the performance history"
+                ),
+            ));
+        }
+        if seen.insert(study.name.as_str(), ()).is_some() {
+            return Err(format_error(
+                out,
+                format!("study `{}` appears twice in the run", study.name),
+            ));
+        }
+    }
+    // Validated before anything is written: a name clash leaves no files.
+    let timings = timings_columns(&out.join("timings.csv"), run)?;
+    for study in &run.studies {
+        write_study(&out.join(&study.name), study)?;
+    }
+    write_table_files(out, "checks", checks_columns(run), WriteMode::Atomic)?;
+    write_table_files(out, "timings", timings, WriteMode::Atomic)?;
+    let manifest_path = out.join("manifest.json");
+    let mut json =
+        serde_json::to_string_pretty(&run.manifest).map_err(|e| format_error(&manifest_path, e))?;
+    json.push('\n');
+    atomic::write_file(&manifest_path, json.as_bytes())
+}
+
+/// One file of a case: its stem, its table and what it holds.
+pub struct CaseFile<'a> {
+    /// File stem (`<case>`, `<case>.<label>`, `<case>.<what>`, ...).
+    pub stem: String,
+    /// The data.
+    pub table: &'a Table,
+    /// What it holds, for the README.
+    pub doc: String,
+}
+
+/// The files of a case: the first method's series as `<case>`, every
+/// further method's as `<case>.<label>`, each method table as
+/// `<case>.<label>.<what>`, each case table as `<case>.<what>`. Failed
+/// methods have no files.
+pub fn case_files(case: &CaseOutput) -> Vec<CaseFile<'_>> {
+    let mut files = Vec::new();
+    for (i, m) in case.methods.iter().enumerate() {
+        let Some(output) = m.output() else { continue };
+        let stem = if i == 0 {
+            case.name.clone()
+        } else {
+            format!("{}.{}", case.name, m.label())
+        };
+        files.push(CaseFile {
+            stem,
+            table: &output.series,
+            doc: format!("series of method `{}` ({})", m.label(), m.plan.method),
+        });
+        for extra in &output.tables {
+            files.push(CaseFile {
+                stem: format!("{}.{}.{}", case.name, m.label(), extra.what),
+                table: &extra.table,
+                doc: format!("{} (method `{}`)", extra.doc, m.label()),
+            });
+        }
+    }
+    for extra in &case.tables {
+        files.push(CaseFile {
+            stem: format!("{}.{}", case.name, extra.what),
+            table: &extra.table,
+            doc: extra.doc.clone(),
+        });
+    }
+    files
+}
+
+/// Writes one study directory, replacing the previous one as a whole.
+fn write_study(dir: &Path, study: &StudyResult) -> Result<(), OutputError> {
+    let staged = StagedDir::new(dir)?;
+    let stage = staged.path();
+    let mut stems = BTreeMap::new();
+    for case in &study.cases {
+        check_file_stem(dir, "case name", &case.name)?;
+        for m in &case.methods {
+            check_file_stem(dir, "method label", m.label())?;
+        }
+        for file in case_files(case) {
+            if RESERVED_STEMS.contains(&file.stem.as_str())
+                || stems.insert(file.stem.clone(), ()).is_some()
+            {
+                return Err(format_error(
+                    dir,
+                    format!(
+                        "two outputs of the study would both be written to `{}.csv`",
+                        file.stem
+                    ),
+                ));
+            }
+            write_table_files(
+                stage,
+                &file.stem,
+                table_columns(file.table),
+                WriteMode::Plain,
+            )?;
+        }
+    }
+    write_table_files(
+        stage,
+        "summary",
+        summary_columns(dir, study)?,
+        WriteMode::Plain,
+    )?;
+    if !study.summary.scalars.is_empty() {
+        write_table_files(
+            stage,
+            "study",
+            study_scalar_columns(study),
+            WriteMode::Plain,
+        )?;
+    }
+    if !study.work_precision.is_empty() {
+        write_table_files(
+            stage,
+            "work-precision",
+            work_precision_columns(study),
+            WriteMode::Plain,
+        )?;
+        write_table_files(stage, "speedup", speedup_columns(study), WriteMode::Plain)?;
+    }
+    atomic::write_plain(&stage.join("README.md"), study_readme(study).as_bytes())?;
+    staged.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integral_counters_become_integers_and_others_stay_floats() {
+        assert_eq!(
+            CellColumn::counters(vec![Some(3.0), None]),
+            CellColumn::OptInt(vec![Some(3), None])
+        );
+        assert_eq!(
+            CellColumn::counters(vec![Some(3.5), None]),
+            CellColumn::OptFloat(vec![Some(3.5), None])
+        );
+        assert!(matches!(
+            CellColumn::counters(vec![Some(1e300)]),
+            CellColumn::OptFloat(_)
+        ));
+    }
+
+    #[test]
+    fn csv_keeps_full_precision_and_nan() {
+        let path = Path::new("x.csv");
+        let mut df = frame(
+            path,
+            vec![
+                ("a".into(), CellColumn::Float(vec![0.1 + 0.2, f64::NAN])),
+                ("b".into(), CellColumn::OptFloat(vec![None, Some(1e-300)])),
+            ],
+        )
+        .unwrap();
+        let text = String::from_utf8(csv_bytes(path, &mut df).unwrap()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "a,b");
+        assert_eq!(
+            lines[1].split(',').next().unwrap().parse::<f64>().unwrap(),
+            0.1 + 0.2
+        );
+        assert!(lines[2].starts_with("NaN,"), "{}", lines[2]);
+        assert_eq!(
+            lines[2].split(',').nth(1).unwrap().parse::<f64>().unwrap(),
+            1e-300
+        );
+    }
+
+    #[test]
+    fn path_like_names_are_rejected() {
+        for bad in ["", ".hidden", "a/b", "a\\b"] {
+            assert!(
+                check_file_stem(Path::new("."), "case name", bad).is_err(),
+                "{bad:?}"
+            );
+        }
+        assert!(check_file_stem(Path::new("."), "case name", "dt-0.01_n-3").is_ok());
+    }
+}

@@ -1,0 +1,435 @@
+//! What the harness derives from a sweep over a cost parameter, for every
+//! study kind: work-precision points, convergence orders, and speed-ups at
+//! equal accuracy over the baseline method.
+//!
+//! The kind declares its accuracy measure (a method scalar, e.g. the rms
+//! error against the case's reference), its cost keys (a time step, a
+//! tolerance, a penalty stiffness) and which of them are step sizes
+//! ([`Measures`]). When the spec sweeps a cost key, every successful method
+//! run gives a point (cost value, error, median CPU time, its spread).
+//! Points are grouped by method and by the values of the other swept keys
+//! (a dt sweep crossed with a friction-law sweep gives one line per law).
+//!
+//! - Convergence order (step keys only): the least-squares slope p of
+//!   log e against log h, and the smallest slope between consecutive h
+//!   (`order`, `order_min`), per method and group.
+//! - Speed-up at equal accuracy: for a method and the baseline in the same
+//!   group, log(CPU) is interpolated linearly in log(error) along each
+//!   curve (points sorted by error); at every error level of either curve
+//!   that both curves reach, the speed-up is CPU_baseline / CPU_method
+//!   (`speedup.csv`); the report states the median and the range over those
+//!   levels. Per-step ratios are never used: methods with different steps
+//!   (adaptive ones) are compared at equal error only. Speed-ups are
+//!   measured times, so they are not study scalars: study.csv and the
+//!   checks stay identical from run to run.
+
+use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::outcome::{SpeedupRow, WorkPrecisionRow};
+use crate::harness::spec::Sweep;
+use crate::harness::study::{CaseOutput, Measures, Scalar, StudyScalar};
+use crate::harness::timing::median;
+
+/// Study scalars the harness adds for a study whose spec sweeps `sweeps`.
+pub fn provided_scalars(sweeps: &[Sweep], measures: &Measures) -> Vec<String> {
+    let Some(cost) = cost_sweep(sweeps, measures) else {
+        return Vec::new();
+    };
+    if measures.step_keys.contains(&cost.key) {
+        vec!["order".to_string(), "order_min".to_string()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The first sweep over a cost key, when the kind has an accuracy measure.
+fn cost_sweep<'a>(sweeps: &'a [Sweep], measures: &Measures) -> Option<&'a Sweep> {
+    measures.error.as_ref()?;
+    sweeps.iter().find(|s| measures.cost_keys.contains(&s.key))
+}
+
+/// What the harness derived from the sweep.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SweepAnalysis {
+    /// `order` and `order_min` per method and group.
+    pub scalars: Vec<StudyScalar>,
+    /// Convergence and work-precision figures.
+    pub figures: Vec<Figure>,
+    /// Sentences for the report (speed-ups at equal accuracy).
+    pub notes: Vec<String>,
+    /// The work-precision points.
+    pub work_precision: Vec<WorkPrecisionRow>,
+    /// The speed-ups at equal accuracy.
+    pub speedups: Vec<SpeedupRow>,
+}
+
+/// Least-squares slope of log e against log h, and the smallest pairwise
+/// slope between consecutive points (sorted by h). None with fewer than two
+/// positive points.
+pub fn orders(h: &[f64], err: &[f64]) -> Option<(f64, f64)> {
+    let mut pts: Vec<(f64, f64)> = h
+        .iter()
+        .zip(err)
+        .filter(|(h, e)| **h > 0.0 && **e > 0.0 && h.is_finite() && e.is_finite())
+        .map(|(h, e)| (h.ln(), e.ln()))
+        .collect();
+    if pts.len() < 2 {
+        return None;
+    }
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let k = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / k;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / k;
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let min_pair = pts
+        .windows(2)
+        .map(|w| (w[1].1 - w[0].1) / (w[1].0 - w[0].0))
+        .fold(f64::INFINITY, f64::min);
+    (sxx > 0.0).then_some((sxy / sxx, min_pair))
+}
+
+/// A work-precision curve: (error, cpu) sorted by error, equal errors
+/// merged (the cheaper point kept).
+fn curve(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut c: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(e, t)| *e > 0.0 && *t > 0.0 && e.is_finite() && t.is_finite())
+        .collect();
+    c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    c.dedup_by(|later, earlier| later.0 == earlier.0);
+    c
+}
+
+/// CPU time of a curve at error `e`, log-log linear between the points that
+/// bracket it; None outside the curve's error range.
+pub fn cpu_at(curve: &[(f64, f64)], e: f64) -> Option<f64> {
+    let (first, last) = (curve.first()?, curve.last()?);
+    if e < first.0 || e > last.0 {
+        return None;
+    }
+    let i = curve.partition_point(|p| p.0 < e);
+    if curve[i.min(curve.len() - 1)].0 == e {
+        return Some(curve[i].1);
+    }
+    let (a, b) = (curve[i - 1], curve[i]);
+    let w = (e.ln() - a.0.ln()) / (b.0.ln() - a.0.ln());
+    Some((a.1.ln() + w * (b.1.ln() - a.1.ln())).exp())
+}
+
+/// Speed-ups of `method` over `baseline` at the error levels both reach:
+/// `(error, cpu_baseline / cpu_method)`.
+pub fn equal_accuracy_speedups(baseline: &[(f64, f64)], method: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let (b, m) = (curve(baseline), curve(method));
+    let (Some(b0), Some(m0), Some(b1), Some(m1)) = (b.first(), m.first(), b.last(), m.last())
+    else {
+        return Vec::new();
+    };
+    let (lo, hi) = (b0.0.max(m0.0), b1.0.min(m1.0));
+    if lo > hi {
+        return Vec::new();
+    }
+    let mut levels: Vec<f64> = b
+        .iter()
+        .chain(&m)
+        .map(|p| p.0)
+        .filter(|e| *e >= lo && *e <= hi)
+        .collect();
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    levels
+        .into_iter()
+        .filter_map(|e| Some((e, cpu_at(&b, e)? / cpu_at(&m, e)?)))
+        .collect()
+}
+
+/// One line of the diagrams: a method in a group of cases.
+struct Line {
+    method: String,
+    group: String,
+    /// (cost value, error, cpu, spread), sorted by cost value.
+    points: Vec<(f64, f64, f64, f64)>,
+}
+
+impl Line {
+    fn legend(&self) -> String {
+        if self.group.is_empty() {
+            self.method.clone()
+        } else {
+            format!("{}, {}", self.method, self.group)
+        }
+    }
+
+    fn error_cpu(&self) -> Vec<(f64, f64)> {
+        self.points.iter().map(|p| (p.1, p.2)).collect()
+    }
+}
+
+/// The group of a case: its coordinates other than the cost sweep and the
+/// sweeps paired with it, as `label=value` joined by `, `.
+fn group_of(case: &CaseOutput, cost: &Sweep, sweeps: &[Sweep]) -> String {
+    let paired = |key: &str| {
+        key == cost.key
+            || sweeps
+                .iter()
+                .any(|s| s.key == key && s.zip.as_deref() == Some(cost.key.as_str()))
+            || cost.zip.as_deref() == Some(key)
+    };
+    case.coords
+        .iter()
+        .filter(|c| !paired(&c.key))
+        .map(|c| format!("{}={}", c.label, c.value_text()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Derives work-precision, orders and speed-ups from the cases.
+pub fn analyse(
+    sweeps: &[Sweep],
+    measures: &Measures,
+    baseline: Option<&str>,
+    cases: &[CaseOutput],
+) -> SweepAnalysis {
+    let mut out = SweepAnalysis::default();
+    let (Some(cost), Some((error_name, error_doc))) =
+        (cost_sweep(sweeps, measures), measures.error.as_ref())
+    else {
+        return out;
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    for case in cases {
+        let Some(value) = case.coord(&cost.key).and_then(|c| c.number()) else {
+            continue;
+        };
+        let group = group_of(case, cost, sweeps);
+        for m in &case.methods {
+            let Ok(run) = &m.outcome else { continue };
+            let Some(error) = run.output.scalar(error_name) else {
+                continue;
+            };
+            out.work_precision.push(WorkPrecisionRow {
+                case: case.name.clone(),
+                method: m.label().to_string(),
+                parameter: cost.key.clone(),
+                value,
+                error,
+                cpu_s: run.timing.cpu_s,
+                cpu_s_spread: run.timing.cpu_s_spread,
+                group: group.clone(),
+            });
+            let point = (value, error, run.timing.cpu_s, run.timing.cpu_s_spread);
+            match lines
+                .iter_mut()
+                .find(|l| l.method == m.label() && l.group == group)
+            {
+                Some(l) => l.points.push(point),
+                None => lines.push(Line {
+                    method: m.label().to_string(),
+                    group: group.clone(),
+                    points: vec![point],
+                }),
+            }
+        }
+    }
+    for l in &mut lines {
+        l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    let step = measures.step_keys.contains(&cost.key);
+    if step {
+        convergence(&mut out, &lines, cost, error_name, error_doc);
+    }
+    work_precision_figure(&mut out, &lines, cost, error_name, error_doc);
+    if let Some(base) = baseline {
+        speedups(&mut out, &lines, base, error_name);
+    }
+    out
+}
+
+fn convergence(
+    out: &mut SweepAnalysis,
+    lines: &[Line],
+    cost: &Sweep,
+    error_name: &str,
+    error_doc: &str,
+) {
+    let mut series = Vec::new();
+    for l in lines {
+        let h: Vec<f64> = l.points.iter().map(|p| p.0).collect();
+        let e: Vec<f64> = l.points.iter().map(|p| p.1).collect();
+        let Some((order, order_min)) = orders(&h, &e) else {
+            continue;
+        };
+        let of = if l.group.is_empty() {
+            l.method.clone()
+        } else {
+            format!("{} ({})", l.method, l.group)
+        };
+        out.scalars.push(StudyScalar {
+            scalar: Scalar::new(
+                "order",
+                order,
+                format!(
+                    "least-squares slope of log({error_name}) against log({}), {of}",
+                    cost.key
+                ),
+            ),
+            method: Some(l.method.clone()),
+            group: l.group.clone(),
+        });
+        out.scalars.push(StudyScalar {
+            scalar: Scalar::new(
+                "order_min",
+                order_min,
+                format!(
+                    "smallest slope between consecutive {} of the sweep, {of}",
+                    cost.key
+                ),
+            ),
+            method: Some(l.method.clone()),
+            group: l.group.clone(),
+        });
+        series.push(Series::new(
+            format!("{} (order {order:.2})", l.legend()),
+            &h,
+            &e,
+            Style::LineMarkers,
+        ));
+    }
+    if series.is_empty() {
+        return;
+    }
+    out.figures.push(Figure {
+        name: "convergence".into(),
+        title: format!("Convergence: {error_name} against {}", cost.key),
+        x: Axis::log(format!("{} (swept step)", cost.key)),
+        y: Axis::log(format!("{error_name}: {error_doc}")),
+        series,
+        caption: format!(
+            "The study's accuracy measure ({error_doc}) against the swept step {} (log-log), one line per method and group of cases; the least-squares order is in the legend.",
+            cost.key
+        ),
+    });
+}
+
+fn work_precision_figure(
+    out: &mut SweepAnalysis,
+    lines: &[Line],
+    cost: &Sweep,
+    error_name: &str,
+    error_doc: &str,
+) {
+    let series: Vec<Series> = lines
+        .iter()
+        .map(|l| {
+            let cpu: Vec<f64> = l.points.iter().map(|p| p.2).collect();
+            let err: Vec<f64> = l.points.iter().map(|p| p.1).collect();
+            let spread: Vec<f64> = l.points.iter().map(|p| p.3).collect();
+            Series::new(l.legend(), &cpu, &err, Style::LineMarkers).with_x_errors(&spread)
+        })
+        .collect();
+    if series.is_empty() {
+        return;
+    }
+    out.figures.push(Figure {
+        name: "work-precision".into(),
+        title: format!("Work-precision: {error_name} against CPU time"),
+        x: Axis::log("CPU time of the run [s] (median of the timed runs)"),
+        y: Axis::log(format!("{error_name}: {error_doc}")),
+        series,
+        caption: format!(
+            "Each point is one value of {} for one method (same run, same machine); horizontal bars span the spread of the repeated timings; lower left is better.",
+            cost.key
+        ),
+    });
+}
+
+fn speedups(out: &mut SweepAnalysis, lines: &[Line], baseline: &str, error_name: &str) {
+    for l in lines.iter().filter(|l| l.method != baseline) {
+        let Some(b) = lines
+            .iter()
+            .find(|b| b.method == baseline && b.group == l.group)
+        else {
+            continue;
+        };
+        let at = equal_accuracy_speedups(&b.error_cpu(), &l.error_cpu());
+        let in_group = if l.group.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", l.group)
+        };
+        if at.is_empty() {
+            out.notes.push(format!(
+                "{}{in_group}: no speed-up at equal accuracy over {baseline}: the two reach no common {error_name}.",
+                l.method
+            ));
+            continue;
+        }
+        let ratios: Vec<f64> = at.iter().map(|p| p.1).collect();
+        let med = median(&ratios);
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let (e_lo, e_hi) = (at[0].0, at[at.len() - 1].0);
+        out.notes.push(format!(
+            "{}{in_group} is {} faster than the baseline {baseline} at equal accuracy (median over {} error levels of {error_name} from {} to {}; range {} to {}).",
+            l.method,
+            times(med),
+            at.len(),
+            crate::harness::report::sig(e_lo),
+            crate::harness::report::sig(e_hi),
+            times(lo),
+            times(hi),
+        ));
+        for (error, speedup) in at {
+            out.speedups.push(SpeedupRow {
+                method: l.method.clone(),
+                baseline: baseline.to_string(),
+                error,
+                speedup,
+                group: l.group.clone(),
+            });
+        }
+    }
+}
+
+fn times(x: f64) -> String {
+    format!("{}x", crate::harness::report::sig(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_of_exact_powers() {
+        let h = [0.1, 0.05, 0.025];
+        let e: Vec<f64> = h.iter().map(|h| 3.0 * h * h).collect();
+        let (p, pmin) = orders(&h, &e).unwrap();
+        assert!((p - 2.0).abs() < 1e-12 && (pmin - 2.0).abs() < 1e-12);
+        assert!(orders(&[0.1], &[1.0]).is_none());
+    }
+
+    #[test]
+    fn cpu_is_interpolated_log_log_and_not_extrapolated() {
+        let c = curve(&[(1e-2, 1.0), (1e-4, 100.0)]);
+        assert!((cpu_at(&c, 1e-3).unwrap() - 10.0).abs() < 1e-9);
+        assert_eq!(cpu_at(&c, 1e-2), Some(1.0));
+        assert_eq!(cpu_at(&c, 1e-5), None);
+        assert_eq!(cpu_at(&c, 1e-1), None);
+    }
+
+    #[test]
+    fn speedups_at_equal_error_over_the_common_range_only() {
+        // Baseline: error 1e-2 at 1 s, 1e-4 at 100 s (cost ~ 1/e).
+        let base = [(1e-2, 1.0), (1e-3, 10.0), (1e-4, 100.0)];
+        // Method: ten times cheaper at every error, over a shorter range.
+        let fast = [(1e-3, 1.0), (1e-5, 100.0)];
+        let s = equal_accuracy_speedups(&base, &fast);
+        assert_eq!(s.len(), 2, "{s:?}");
+        for (e, r) in &s {
+            assert!((1e-4..=1e-3).contains(e));
+            assert!((r - 10.0).abs() < 1e-9, "{r}");
+        }
+        // Disjoint ranges: nothing to compare.
+        assert!(equal_accuracy_speedups(&[(1.0, 1.0), (0.5, 2.0)], &[(1e-3, 1.0)]).is_empty());
+    }
+}
