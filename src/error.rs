@@ -94,6 +94,20 @@ pub enum SolverError {
         /// Last residual.
         residual: f64,
     },
+    /// An accepted step's equation residual is above the tolerance.
+    #[error(
+        "step {step} (t = {t}): residual {residual:e} of the step equation above the tolerance {tolerance:e}"
+    )]
+    Residual {
+        /// Time step index.
+        step: usize,
+        /// Time at the end of the step.
+        t: f64,
+        /// Relative residual.
+        residual: f64,
+        /// The tolerance.
+        tolerance: f64,
+    },
     /// A matrix that must be invertible (or positive definite) is not.
     #[error("{what}: matrix is singular or not positive definite")]
     Singular {

@@ -245,3 +245,66 @@ fn degenerate_chain_steps_agree_between_lemke_and_sparse_newton() {
         "max difference {diff:e}, scale {scale:e}"
     );
 }
+
+/// A step solver that returns a wrong increment (it ignores the gap
+/// spring): each step is graded by the residual of the step equation, so
+/// the run fails at the first step where the spring engages instead of
+/// accepting it; an exact solver's residual stays at rounding.
+#[test]
+fn every_step_is_graded_by_the_residual_of_its_equation() {
+    /// Solves K_eff u = r and ignores the springs.
+    struct IgnoresSprings(newmark::DenseLu);
+    impl StepSolver for IgnoresSprings {
+        fn solve(
+            &mut self,
+            r: &[f64],
+            _x_pred: &[f64],
+            u: &mut [f64],
+            f: &mut [f64],
+            _step: usize,
+            _t: f64,
+        ) -> Result<usize, contact_harness::error::SolverError> {
+            u.copy_from_slice(r);
+            self.0.solve_in_place(u);
+            f.fill(0.0);
+            Ok(1)
+        }
+        fn active(&self) -> usize {
+            0
+        }
+        fn factorizations(&self) -> usize {
+            1
+        }
+    }
+    let system = sdof(0.05, Some((0.5, 4.0)), 1.0, 0.8);
+    let p = params(0.01, 20.0, 0.0);
+    let k_eff = newmark::effective_stiffness(&system, &p);
+    let mut wrong = IgnoresSprings(newmark::DenseLu::new(&k_eff).expect("regular"));
+    let err = newmark::integrate(
+        &system,
+        &p,
+        &[0.0],
+        &[0.0],
+        &mut wrong,
+        &Recording::all(),
+        |_| {},
+    )
+    .expect_err("a wrong step must not be accepted");
+    assert!(
+        matches!(err, contact_harness::error::SolverError::Residual { .. }),
+        "{err}"
+    );
+    let mut exact = DenseLcpStep::new(&system, &k_eff, p.lcp_solver, p.lcp_options.clone())
+        .expect("K_eff invertible");
+    let (_, stats) = newmark::integrate(
+        &system,
+        &p,
+        &[0.0],
+        &[0.0],
+        &mut exact,
+        &Recording::all(),
+        |_| {},
+    )
+    .expect("runs");
+    assert!(stats.max_residual < 1e-13, "{}", stats.max_residual);
+}

@@ -130,7 +130,20 @@ pub struct StepStats {
     pub active_sum: usize,
     /// Matrix factorizations (or inversions) done.
     pub factorizations: usize,
+    /// Largest relative residual of the step equation over the steps (see
+    /// [`STEP_RESIDUAL_TOLERANCE`]).
+    pub max_residual: f64,
 }
+
+/// Largest relative residual of an accepted step: every step, whatever its
+/// solver, is graded by the residual of the equation it solves,
+/// |K_eff u + D^T f(x1) - r|_inf / max(|r|_inf, |K_eff u|_inf, |D^T f|_inf)
+/// with f(x1) = K_g max(0, D x1 - g) recomputed from the new state and
+/// K_eff u = K u + gamma/(beta dt) C u + (1 - alpha_b)/(beta dt^2) M u from
+/// the model's own matrices (not from the solver's factorization). Exact
+/// step solvers reach 1e-15-1e-13; iterative LCP solvers stop at an LCP
+/// residual of 1e-12 relative to |q|.
+pub const STEP_RESIDUAL_TOLERANCE: f64 = 1e-8;
 
 /// What a step kernel must do: given the predictor x~ and r, return the
 /// increment u and the gap forces. Shared by the time loop so that methods
@@ -445,6 +458,7 @@ pub struct Stepper<'a> {
     k: Csr,
     c: Csr,
     m: Csr,
+    d: Csr,
     /// Step counter (the state is at t = step * dt).
     pub step: usize,
     /// Displacement x.
@@ -465,6 +479,13 @@ pub struct Stepper<'a> {
     r: Vec<f64>,
     u: Vec<f64>,
     f: Vec<f64>,
+    /// Scratch for the residual: K u, C u, M u, D^T f(x1).
+    ku: Vec<f64>,
+    cu: Vec<f64>,
+    mu: Vec<f64>,
+    dtf: Vec<f64>,
+    /// Relative residual of the last step.
+    pub residual: f64,
 }
 
 impl<'a> Stepper<'a> {
@@ -484,6 +505,7 @@ impl<'a> Stepper<'a> {
             k: Csr::from_sprs(&system.stiffness),
             c: Csr::from_sprs(&system.damping),
             m: Csr::from_sprs(&system.mass),
+            d: Csr::from_sprs(&system.springs.directions),
             step: 0,
             x: x0.to_vec(),
             v: v0.to_vec(),
@@ -500,6 +522,11 @@ impl<'a> Stepper<'a> {
             r: vec![0.0; n],
             u: vec![0.0; n],
             f: vec![0.0; system.springs.len()],
+            ku: vec![0.0; n],
+            cu: vec![0.0; n],
+            mu: vec![0.0; n],
+            dtf: vec![0.0; n],
+            residual: 0.0,
         })
     }
 
@@ -558,7 +585,49 @@ impl<'a> Stepper<'a> {
                 message: format!("non-finite state at step {step} (t = {t1})"),
             });
         }
+        self.residual = self.step_residual();
+        // A NaN residual fails too.
+        if self.residual.is_nan() || self.residual > STEP_RESIDUAL_TOLERANCE {
+            return Err(SolverError::Residual {
+                step,
+                t: t1,
+                residual: self.residual,
+                tolerance: STEP_RESIDUAL_TOLERANCE,
+            });
+        }
         Ok(iterations)
+    }
+
+    /// The relative residual of the step just taken (see
+    /// [`STEP_RESIDUAL_TOLERANCE`]); `self.x` is x1 = x~ + u.
+    fn step_residual(&mut self) -> f64 {
+        let (dt, beta, gamma, alpha) = (self.dt, self.beta, self.gamma, self.alpha);
+        self.k.mul_vec(&self.u, &mut self.ku);
+        self.c.mul_vec(&self.u, &mut self.cu);
+        self.m.mul_vec(&self.u, &mut self.mu);
+        self.dtf.fill(0.0);
+        let springs = &self.system.springs;
+        for j in 0..springs.len() {
+            let y = self.d.row_dot(j, &self.x) - springs.gaps[j];
+            if y > 0.0 {
+                let f = springs.stiffness[j] * y;
+                let (idx, val) = self.d.row(j);
+                for (&i, &v) in idx.iter().zip(val) {
+                    self.dtf[i] += v * f;
+                }
+            }
+        }
+        let (cc, cm) = (gamma / (beta * dt), (1.0 - alpha) / (beta * dt * dt));
+        let (mut worst, mut scale) = (0.0f64, f64::MIN_POSITIVE);
+        for i in 0..self.x.len() {
+            let keff_u = self.ku[i] + cc * self.cu[i] + cm * self.mu[i];
+            worst = worst.max((keff_u + self.dtf[i] - self.r[i]).abs());
+            scale = scale
+                .max(keff_u.abs())
+                .max(self.dtf[i].abs())
+                .max(self.r[i].abs());
+        }
+        worst / scale
     }
 }
 
@@ -623,6 +692,7 @@ pub fn integrate(
     let progress_every = (params.steps / 100).max(1);
     for step in 1..=params.steps {
         stats.solver_iterations += stepper.advance(step_solver)?;
+        stats.max_residual = stats.max_residual.max(stepper.residual);
         let active = step_solver.active();
         stats.max_active = stats.max_active.max(active);
         stats.active_sum += active;

@@ -25,6 +25,9 @@ pub enum SparseError {
     /// The numeric values are not positive definite.
     #[error("matrix is not positive definite")]
     NotPositiveDefinite,
+    /// The matrix is singular (a zero pivot) or has non-finite values.
+    #[error("matrix is singular or not finite")]
+    Singular,
 }
 
 /// An SPD matrix given by its lower-triangle pattern, its symbolic and

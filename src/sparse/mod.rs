@@ -1,10 +1,12 @@
 //! Sparse machinery for non-smooth implicit steps.
 //!
 //! [`llt::SparseLlt`] keeps one symbolic Cholesky factorization of a fixed
-//! pattern and refactors its values in place. [`obstacle::ObstacleSystem`]
+//! pattern and refactors its values in place; [`lu::SparseLu`] does the same
+//! with a sparse LU for matrices that are not symmetric positive definite
+//! (non-symmetric damping or stiffness, friction, KKT systems). [`obstacle::ObstacleSystem`]
 //! solves the monotone piecewise-linear equation
 //!
-//!   A x + B^T K max(0, B x - c) = r        (A SPD, K = diag(k_j) > 0)
+//!   A x + B^T K max(0, B x - c) = r        (K = diag(k_j) > 0)
 //!
 //! by a semi-smooth Newton / primal-dual active-set iteration (Hintermüller,
 //! Ito & Kunisch, SIAM J. Optim. 13 (2002) 865-888): on the active set
@@ -16,8 +18,11 @@
 //! backtracking line search decreases when the active set changes, so the
 //! iteration terminates at the exact solution (finitely many pieces).
 //! Warm-started from the previous time step's solution it typically needs
-//! one factorization per step (two when the active set changes).
+//! one factorization per step (two when the active set changes). A
+//! non-symmetric A is factored by LU and globalised on the residual norm;
+//! every solution is graded by its residual (see `obstacle`).
 
 pub mod csr;
 pub mod llt;
+pub mod lu;
 pub mod obstacle;

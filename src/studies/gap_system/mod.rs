@@ -60,7 +60,7 @@ impl GapSystemStudy {
 }
 
 /// Meanings of the counters and stats of this kind's runs.
-const COUNTER_DOCS: [(&str, &str); 9] = [
+const COUNTER_DOCS: [(&str, &str); 10] = [
     ("steps", "time steps taken [-]"),
     (
         "newton_iterations",
@@ -93,6 +93,10 @@ const COUNTER_DOCS: [(&str, &str); 9] = [
     (
         "mean_active",
         "mean number of engaged gap springs per step (derived, not an exact count) [-]",
+    ),
+    (
+        "max_residual",
+        "largest relative residual |K_eff u + D^T f(x1) - r| / scale of the step equation over the run, from the model's matrices (derived) [-]",
     ),
 ];
 
@@ -140,6 +144,7 @@ impl Study for GapSystemStudy {
                 "x*_amp",
                 "x0_frequency",
                 "decay_per_step",
+                "max_residual",
             ]),
             case_scalars: strings(&[
                 "dt",

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::integrators::newmark::Recording;
-use crate::lcp::LcpSolverKind;
+use crate::lcp::{LcpOptions, LcpSolverKind};
 use crate::models::gap_system::GapSystem;
 
 mod memory;
@@ -74,6 +74,10 @@ struct IntegratorToml {
     #[serde(default)]
     lcp_solver: Option<String>,
     #[serde(default)]
+    lcp_tolerance: Option<f64>,
+    #[serde(default)]
+    lcp_max_iterations: Option<usize>,
+    #[serde(default)]
     output_interval: Option<f64>,
     #[serde(default)]
     output_dofs: Option<Vec<usize>>,
@@ -87,6 +91,10 @@ struct VariantToml {
     method: String,
     #[serde(default)]
     lcp_solver: Option<String>,
+    #[serde(default)]
+    lcp_tolerance: Option<f64>,
+    #[serde(default)]
+    lcp_max_iterations: Option<usize>,
     #[serde(default)]
     label: Option<String>,
     #[serde(default)]
@@ -120,6 +128,8 @@ pub struct MethodConfig {
     pub method: String,
     /// LCP solver of each step.
     pub lcp_solver: LcpSolverKind,
+    /// Its tolerance and iteration limit.
+    pub lcp_options: LcpOptions,
     /// Skip this method when the system has more DOFs (variants only).
     pub max_dofs: Option<usize>,
 }
@@ -569,11 +579,49 @@ fn refuse_oversized_dense(
     Ok(())
 }
 
+/// The LCP solver's tolerance (default 1e-12) and iteration limit (default:
+/// the solver's own).
+fn lcp_options(
+    ctx: &Ctx,
+    at: &str,
+    tolerance: Option<f64>,
+    max_iterations: Option<usize>,
+) -> Result<LcpOptions, InputError> {
+    let mut options = LcpOptions::default();
+    if let Some(t) = tolerance {
+        if !(t.is_finite() && t > 0.0 && t < 1.0) {
+            return Err(ctx.err(
+                &format!("{at}.lcp_tolerance"),
+                t,
+                "a number in (0, 1): the LCP residual that counts as solved",
+            ));
+        }
+        options.tolerance = t;
+    }
+    if let Some(k) = max_iterations {
+        if k == 0 {
+            return Err(ctx.err(
+                &format!("{at}.lcp_max_iterations"),
+                k,
+                "an integer >= 1 (pivots, sweeps or Newton steps per LCP)",
+            ));
+        }
+        options.max_iterations = Some(k);
+    }
+    Ok(options)
+}
+
 fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, InputError> {
     let primary = MethodConfig {
         label: method_name(ctx, "integrator.method", &integ.method)?,
         method: integ.method.clone(),
         lcp_solver: lcp_solver(ctx, "integrator.lcp_solver", integ.lcp_solver.as_deref())?,
+        lcp_options: lcp_options(
+            ctx,
+            "integrator",
+            integ.lcp_tolerance,
+            integ.lcp_max_iterations,
+        )?,
         max_dofs: None,
     };
     let mut all = vec![primary];
@@ -617,6 +665,12 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
             label,
             method,
             lcp_solver: solver,
+            lcp_options: lcp_options(
+                ctx,
+                &format!("integrator.variant[{i}]"),
+                v.lcp_tolerance.or(integ.lcp_tolerance),
+                v.lcp_max_iterations.or(integ.lcp_max_iterations),
+            )?,
             max_dofs: v.max_dofs,
         });
     }
