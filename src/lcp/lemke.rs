@@ -20,6 +20,13 @@
 //! O(k^2), plus the O(n k) product A_R'S t_S for the entering column. Nothing
 //! is allocated per pivot. At termination the basic solution is refined by
 //! two steps of iterative refinement on A_RS x_S = q_R.
+//!
+//! Rank-one updates accumulate rounding over hundreds of pivots. Every
+//! `check_every` pivots a residual test measures how far H is from
+//! A_RS^-1: |A_RS (H u) - u|_inf / |u|_inf for a fixed probe vector u
+//! (O(k^2)); above `refactor_tolerance`, H is recomputed from A_RS by a
+//! dense LU (O(k^3)) and the basic values are recomputed from it
+//! (`refactorizations` counts them).
 
 use crate::lcp::Lcp;
 
@@ -36,6 +43,10 @@ pub struct LemkeParams {
     /// Columns of H per block in the lexicographic tie-break (at least 1).
     /// Performance only: every value makes the same pivots.
     pub lex_block: usize,
+    /// Pivots between two residual tests of H (at least 1).
+    pub check_every: usize,
+    /// Refactor H when the residual test exceeds this.
+    pub refactor_tolerance: f64,
 }
 
 impl Default for LemkeParams {
@@ -45,6 +56,8 @@ impl Default for LemkeParams {
             pivot_tol: 1e-10,
             covering: None,
             lex_block: 32,
+            check_every: 32,
+            refactor_tolerance: 1e-10,
         }
     }
 }
@@ -56,6 +69,8 @@ pub struct LemkeInfo {
     pub z: Vec<f64>,
     /// Number of pivots, the entry of z0 included (0 when q >= 0).
     pub pivots: usize,
+    /// Times H was recomputed from A_RS after a failed residual test.
+    pub refactorizations: usize,
 }
 
 /// Why Lemke stopped without a solution.
@@ -153,10 +168,13 @@ pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
         return Ok(LemkeInfo {
             z: vec![0.0; n],
             pivots: 0,
+            refactorizations: 0,
         });
     }
     let max_pivots = params.max_pivots.unwrap_or(1000 + 50 * n);
     let mut basis = Basis::new(lcp.m.as_slice(), lcp.q.as_slice(), d, params.lex_block);
+    basis.check_every = params.check_every.max(1);
+    basis.refactor_tolerance = params.refactor_tolerance;
     basis.run(max_pivots, params.pivot_tol)
 }
 
@@ -221,6 +239,12 @@ struct Basis<'a> {
     /// Columns of H per block of the tie-break.
     lex_block: usize,
     pivots: usize,
+    /// Pivots between residual tests of H.
+    check_every: usize,
+    /// Residual above which H is recomputed.
+    refactor_tolerance: f64,
+    /// Recomputations of H.
+    refactorizations: usize,
 }
 
 impl<'a> Basis<'a> {
@@ -249,6 +273,9 @@ impl<'a> Basis<'a> {
             lex_products: Vec::new(),
             lex_block: lex_block.max(1),
             pivots: 0,
+            check_every: 32,
+            refactor_tolerance: 1e-10,
+            refactorizations: 0,
         }
     }
 
@@ -299,6 +326,11 @@ impl<'a> Basis<'a> {
                 Leaving::Slack(_) => None,
             };
             self.pivot(entering, leaving, theta);
+            if self.pivots % self.check_every == 0
+                && self.inverse_residual() > self.refactor_tolerance
+            {
+                self.refactor();
+            }
             entering = match (left, leaving) {
                 (Some(var), _) if var == n => break,
                 (Some(var), _) => Entering::Slack(var),
@@ -312,7 +344,87 @@ impl<'a> Basis<'a> {
         Ok(LemkeInfo {
             z: self.z(),
             pivots: self.pivots,
+            refactorizations: self.refactorizations,
         })
+    }
+
+    /// The probe vector of the residual test: fixed, all entries of one
+    /// order (1 to 2), none zero.
+    fn probe(p: usize) -> f64 {
+        1.0 + ((p * 7919) % 97) as f64 / 97.0
+    }
+
+    /// |A_RS (H u) - u|_inf / |u|_inf for the probe u: how far H is from
+    /// the inverse of the current basis block (0 in exact arithmetic).
+    fn inverse_residual(&mut self) -> f64 {
+        let (n, k) = (self.n, self.k);
+        if k == 0 {
+            return 0.0;
+        }
+        let mut y = std::mem::take(&mut self.scratch_a);
+        let mut res = std::mem::take(&mut self.scratch_b);
+        for p in 0..k {
+            let h_row = &self.h[p * n..p * n + k];
+            y[p] = h_row
+                .iter()
+                .enumerate()
+                .map(|(q, h)| h * Self::probe(q))
+                .sum();
+        }
+        for (q, r) in res[..k].iter_mut().enumerate() {
+            *r = -Self::probe(q);
+        }
+        // A_RS = -[M, d] restricted to rows R (positions) and columns S.
+        for p in 0..k {
+            let col = self.mcol(self.s_var[p]);
+            for (r, &row) in res[..k].iter_mut().zip(&self.s_row[..k]) {
+                *r -= col[row] * y[p];
+            }
+        }
+        let worst = res[..k].iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        self.scratch_a = y;
+        self.scratch_b = res;
+        // The probe's largest entry is below 2.
+        if worst.is_nan() {
+            f64::INFINITY
+        } else {
+            worst / 2.0
+        }
+    }
+
+    /// Recomputes H = A_RS^-1 by a dense LU and the basic values from it:
+    /// x_S = H q_R (refined), w_i = q_i - (A x)_i for the basic slacks.
+    fn refactor(&mut self) {
+        let (n, k) = (self.n, self.k);
+        let a = faer::Mat::<f64>::from_fn(k, k, |r, p| -self.mcol(self.s_var[p])[self.s_row[r]]);
+        let lu = a.partial_piv_lu();
+        let mut inv = faer::Mat::<f64>::identity(k, k);
+        {
+            use faer::linalg::solvers::SolveCore;
+            lu.solve_in_place_with_conj(faer::Conj::No, inv.as_mut());
+        }
+        if !(0..k).all(|p| (0..k).all(|q| inv[(p, q)].is_finite())) {
+            // A singular block cannot be refactored; keep the updated H.
+            return;
+        }
+        for p in 0..k {
+            for q in 0..k {
+                self.h[p * n + q] = inv[(p, q)];
+            }
+        }
+        self.refactorizations += 1;
+        for p in 0..k {
+            let q_r: f64 = (0..k)
+                .map(|q| self.h[p * n + q] * self.q[self.s_row[q]])
+                .sum();
+            self.xs[p] = q_r;
+        }
+        self.refine();
+        self.w.copy_from_slice(self.q);
+        for p in 0..k {
+            let (col, x) = (self.mcol(self.s_var[p]), self.xs[p]);
+            axpy(x, col, &mut self.w);
+        }
     }
 
     /// The z part of the current basic solution.
@@ -919,5 +1031,107 @@ mod tests {
             lemke(&p, &params),
             Err(LemkeError::MaxPivots { pivots: 1, .. })
         ));
+    }
+
+    /// A long pivot sequence against exact solutions: Murty's example with
+    /// n = 10 takes 2^10 = 1024 pivots (every basic value and H updated by
+    /// rank-one formulas throughout) and its solution is z = 2^n e_n,
+    /// exactly; a forced refactorization at every pivot gives the same.
+    #[test]
+    fn a_thousand_pivots_end_on_the_exact_solution() {
+        let n = 10;
+        let p = crate::lcp::murty(n);
+        let exact: Vec<f64> = (0..n)
+            .map(|i| if i + 1 == n { 1024.0 } else { 0.0 })
+            .collect();
+        let info = lemke(&p, &LemkeParams::default()).unwrap();
+        assert_eq!(info.pivots, 1024);
+        assert_eq!(info.z, exact);
+        let forced = lemke(
+            &p,
+            &LemkeParams {
+                check_every: 1,
+                refactor_tolerance: 0.0,
+                ..LemkeParams::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(forced.pivots, 1024);
+        assert!(forced.refactorizations > 500, "{}", forced.refactorizations);
+        assert_eq!(forced.z, exact);
+    }
+
+    /// A random positive definite, non-symmetric M of size 300 with a
+    /// constructed solution (z* >= 0, w* >= 0, z*.w* = 0, q = w* - M z*):
+    /// hundreds of pivots, the exact z* recovered, with or without forced
+    /// refactorizations.
+    #[test]
+    fn a_constructed_solution_is_recovered_after_hundreds_of_pivots() {
+        let n = 300;
+        let mut seed = 12345u64;
+        let mut rand = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+        };
+        let b = DMatrix::from_fn(n, n, |_, _| rand());
+        let skew = DMatrix::from_fn(n, n, |_, _| rand());
+        let m = &b * b.transpose() / n as f64
+            + DMatrix::identity(n, n)
+            + (&skew - skew.transpose()) * 0.1;
+        let z_star = DVector::from_fn(n, |i, _| {
+            if i % 3 == 0 {
+                1.0 + (i as f64 * 0.37).sin().abs()
+            } else {
+                0.0
+            }
+        });
+        let w_star = DVector::from_fn(n, |i, _| {
+            if i % 3 == 0 {
+                0.0
+            } else {
+                0.5 + (i as f64 * 0.11).cos().abs()
+            }
+        });
+        let q = &w_star - &m * &z_star;
+        let p = Lcp::new(m, q).unwrap();
+        for params in [
+            LemkeParams::default(),
+            LemkeParams {
+                check_every: 1,
+                refactor_tolerance: 0.0,
+                ..LemkeParams::default()
+            },
+        ] {
+            let info = lemke(&p, &params).unwrap();
+            assert!(info.pivots >= 100, "{} pivots", info.pivots);
+            let worst = info
+                .z
+                .iter()
+                .zip(z_star.iter())
+                .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+            assert!(worst < 1e-11, "max |z - z*| = {worst}");
+        }
+    }
+
+    /// The residual test sees a damaged H, and a refactorization repairs it.
+    #[test]
+    fn the_residual_test_detects_a_damaged_inverse() {
+        let p = lcp(
+            3,
+            &[4.0, -1.0, 0.5, -1.0, 4.0, -1.0, 0.0, -1.0, 4.0],
+            &[-1.0, -2.0, -3.0],
+        );
+        let d = [1.0; 3];
+        let mut basis = Basis::new(p.m.as_slice(), p.q.as_slice(), &d, 32);
+        basis.run(100, 1e-10).expect("solves");
+        assert!(basis.k > 0);
+        assert!(basis.inverse_residual() < 1e-14);
+        basis.h[0] += 1e-6;
+        assert!(basis.inverse_residual() > 1e-8);
+        basis.refactor();
+        assert!(basis.inverse_residual() < 1e-14);
+        assert_eq!(basis.refactorizations, 1);
     }
 }
