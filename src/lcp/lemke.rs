@@ -326,7 +326,7 @@ impl<'a> Basis<'a> {
                 Leaving::Slack(_) => None,
             };
             self.pivot(entering, leaving, theta);
-            if self.pivots % self.check_every == 0
+            if self.pivots.is_multiple_of(self.check_every)
                 && self.inverse_residual() > self.refactor_tolerance
             {
                 self.refactor();
@@ -363,9 +363,9 @@ impl<'a> Basis<'a> {
         }
         let mut y = std::mem::take(&mut self.scratch_a);
         let mut res = std::mem::take(&mut self.scratch_b);
-        for p in 0..k {
+        for (p, yp) in y[..k].iter_mut().enumerate() {
             let h_row = &self.h[p * n..p * n + k];
-            y[p] = h_row
+            *yp = h_row
                 .iter()
                 .enumerate()
                 .map(|(q, h)| h * Self::probe(q))
@@ -375,10 +375,10 @@ impl<'a> Basis<'a> {
             *r = -Self::probe(q);
         }
         // A_RS = -[M, d] restricted to rows R (positions) and columns S.
-        for p in 0..k {
-            let col = self.mcol(self.s_var[p]);
+        for (&var, &yp) in self.s_var[..k].iter().zip(&y[..k]) {
+            let col = self.mcol(var);
             for (r, &row) in res[..k].iter_mut().zip(&self.s_row[..k]) {
-                *r -= col[row] * y[p];
+                *r -= col[row] * yp;
             }
         }
         let worst = res[..k].iter().fold(0.0f64, |m, v| m.max(v.abs()));
