@@ -11,12 +11,16 @@
 //! (a dt sweep crossed with a friction-law sweep gives one line per law).
 //!
 //! - Convergence order (step keys only): the least-squares slope p of
-//!   log e against log h, and the smallest slope between consecutive h
-//!   (`order`, `order_min`), per method and group.
+//!   log e against log h, the smallest slope between consecutive h
+//!   (`order`, `order_min`), and the least-squares slope over the
+//!   [`FINEST`] smallest h alone (`order_finest`: the asymptotic range of a
+//!   sweep that starts with unresolved steps), per method and group.
 //! - Speed-up at equal accuracy: for a method and the baseline in the same
 //!   group, log(CPU) is interpolated linearly in log(error) along each
-//!   curve (points sorted by error); at every error level of either curve
-//!   that both curves reach, the speed-up is CPU_baseline / CPU_method
+//!   curve's Pareto front (the runs no other run of the method beats in
+//!   both error and CPU time: the cost of an accuracy is that of the
+//!   cheapest run reaching it); at every error level of either front that
+//!   both reach, the speed-up is CPU_baseline / CPU_method
 //!   (`speedup.csv`); the report states the median and the range over those
 //!   levels. Per-step ratios are never used: methods with different steps
 //!   (adaptive ones) are compared at equal error only. Speed-ups are
@@ -35,7 +39,11 @@ pub fn provided_scalars(sweeps: &[Sweep], measures: &Measures) -> Vec<String> {
         return Vec::new();
     };
     if measures.step_keys.contains(&cost.key) {
-        vec!["order".to_string(), "order_min".to_string()]
+        vec![
+            "order".to_string(),
+            "order_min".to_string(),
+            "order_finest".to_string(),
+        ]
     } else {
         Vec::new()
     }
@@ -46,6 +54,9 @@ fn cost_sweep<'a>(sweeps: &'a [Sweep], measures: &Measures) -> Option<&'a Sweep>
     measures.error.as_ref()?;
     sweeps.iter().find(|s| measures.cost_keys.contains(&s.key))
 }
+
+/// Points of the finest end of a sweep behind `order_finest`.
+pub const FINEST: usize = 3;
 
 /// What the harness derived from the sweep.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -88,8 +99,11 @@ pub fn orders(h: &[f64], err: &[f64]) -> Option<(f64, f64)> {
     (sxx > 0.0).then_some((sxy / sxx, min_pair))
 }
 
-/// A work-precision curve: (error, cpu) sorted by error, equal errors
-/// merged (the cheaper point kept).
+/// A work-precision curve: its Pareto front, the points no other point
+/// beats in both error and CPU time, sorted by error (CPU time then falls
+/// strictly along it). The cost of an accuracy is that of the cheapest run
+/// that reaches it: a run that costs more and errs more than another (a
+/// pre-asymptotic step whose error rose) is not on the curve.
 fn curve(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut c: Vec<(f64, f64)> = points
         .iter()
@@ -97,8 +111,13 @@ fn curve(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
         .filter(|(e, t)| *e > 0.0 && *t > 0.0 && e.is_finite() && t.is_finite())
         .collect();
     c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    c.dedup_by(|later, earlier| later.0 == earlier.0);
-    c
+    let mut front: Vec<(f64, f64)> = Vec::with_capacity(c.len());
+    for p in c {
+        if front.last().is_none_or(|last| p.1 < last.1 && p.0 > last.0) {
+            front.push(p);
+        }
+    }
+    front
 }
 
 /// CPU time of a curve at error `e`, log-log linear between the points that
@@ -136,7 +155,9 @@ pub fn equal_accuracy_speedups(baseline: &[(f64, f64)], method: &[(f64, f64)]) -
         .filter(|e| *e >= lo && *e <= hi)
         .collect();
     levels.sort_by(f64::total_cmp);
-    levels.dedup();
+    // Levels that agree to 1e-9 are one (two methods with the same
+    // discrete solution have the same error up to rounding).
+    levels.dedup_by(|later, earlier| (*later - *earlier).abs() <= 1e-9 * earlier.abs());
     levels
         .into_iter()
         .filter_map(|e| Some((e, cpu_at(&b, e)? / cpu_at(&m, e)?)))
@@ -288,6 +309,23 @@ fn convergence(
             method: Some(l.method.clone()),
             group: l.group.clone(),
         });
+        if h.len() >= FINEST {
+            // Points are sorted by h: the finest are the first ones.
+            if let Some((finest, _)) = orders(&h[..FINEST], &e[..FINEST]) {
+                out.scalars.push(StudyScalar {
+                    scalar: Scalar::new(
+                        "order_finest",
+                        finest,
+                        format!(
+                            "least-squares slope over the {FINEST} smallest {} of the sweep, {of}",
+                            cost.key
+                        ),
+                    ),
+                    method: Some(l.method.clone()),
+                    group: l.group.clone(),
+                });
+            }
+        }
         series.push(Series::new(
             format!("{} (order {order:.2})", l.legend()),
             &h,
@@ -415,6 +453,13 @@ mod tests {
         assert_eq!(cpu_at(&c, 1e-2), Some(1.0));
         assert_eq!(cpu_at(&c, 1e-5), None);
         assert_eq!(cpu_at(&c, 1e-1), None);
+    }
+
+    #[test]
+    fn a_dominated_run_is_not_on_the_curve() {
+        // 8e-3 at 0.13 s is beaten by 7.5e-3 at 0.06 s.
+        let c = curve(&[(1e-2, 0.03), (8e-3, 0.13), (7.5e-3, 0.06), (1e-4, 1.0)]);
+        assert_eq!(c, vec![(1e-4, 1.0), (7.5e-3, 0.06), (1e-2, 0.03)]);
     }
 
     #[test]

@@ -55,7 +55,10 @@ impl GapSystemStudy {
     fn case_methods(&self, case: usize) -> Vec<&spec::MethodConfig> {
         let cfg = &self.cases[case];
         let n = cfg.system.dofs();
-        cfg.methods.iter().filter(|m| m.runs_at(n)).collect()
+        cfg.methods
+            .iter()
+            .filter(|m| m.runs_at(n, cfg.steps))
+            .collect()
     }
 }
 
@@ -138,12 +141,16 @@ impl Study for GapSystemStudy {
                 "iterations_per_step",
                 "max_error_x",
                 "max_error_v",
+                "max_error_f",
                 "rms_error_x",
+                "error_constant_x",
+                "error_constant_v",
+                "error_constant_f",
                 "x*_max",
                 "x*_min",
                 "x*_amp",
                 "x0_frequency",
-                "decay_per_step",
+                "spectral_radius",
                 "max_residual",
             ]),
             case_scalars: strings(&[
@@ -152,6 +159,7 @@ impl Study for GapSystemStudy {
                 "alpha_b",
                 "bossak_rho_inf",
                 "bilinear_frequency",
+                "trapezoidal_bilinear_frequency",
                 "exact_x0_frequency",
                 "exact_x*_max",
                 "exact_x*_min",
@@ -227,6 +235,9 @@ impl Study for GapSystemStudy {
         }
         if let Some(w) = run::bilinear_frequency(cfg) {
             scalars.push(Scalar::new("bilinear_frequency", w, "analytic 2 w1 w2 / (w1 + w2), w1 = sqrt(k/m), w2 = sqrt((k + k_g)/m): free frequency of the zero-gap SDOF [rad/s]"));
+        }
+        if let Some(w) = run::trapezoidal_bilinear_frequency(cfg) {
+            scalars.push(Scalar::new("trapezoidal_bilinear_frequency", w, "the same for the trapezoidal rule: 2 w1' w2' / (w1' + w2'), w' = (2/dt) atan(w dt / 2), the discrete frequency of each linear half [rad/s]"));
         }
         run::compare(cfg, reference, methods)?;
         Ok(scalars)

@@ -54,11 +54,11 @@ pub fn run_method(
         {
             scalars.push(Scalar::new("x0_frequency", freq, "free-vibration frequency of x0 from upward zero crossings (linear interpolation) [rad/s]"));
         }
-        if let Some(decay) = decay_per_step(cfg, &traj) {
+        if let Some(rho) = spectral_radius(cfg, &traj) {
             scalars.push(Scalar::new(
-                "decay_per_step",
-                decay,
-                "free vibration: exp of the least-squares slope of ln E_k against the step k, E = sqrt(x.K x + v.M v), over the output steps where E > 1e-10 E_0: the spectral radius of the step on the dominant mode [-]",
+                "spectral_radius",
+                rho,
+                "free SDOF vibration: spectral radius of the step's amplification matrix, fitted by least squares to the trajectory (s_k -> s_k+1, s = (sqrt(k/m) x, v)) over the samples above 1e-10 of the initial energy [-]",
             ));
         }
     }
@@ -339,22 +339,47 @@ pub fn compare(
                 message: format!("comparing with the reference: {message}"),
             }
         })?;
+        let dv = curve_difference(series, reference, "v*", None).ok();
+        let df = curve_difference(series, reference, "f*", None).ok();
         let scalars = &mut run.output.scalars;
+        let per_dt2 = 1.0 / (cfg.dt * cfg.dt);
         scalars.push(Scalar::new(
             "max_error_x",
             dx.max_abs,
             format!("max over samples and written DOFs of |x - {name}| [m]"),
         ));
         scalars.push(Scalar::new(
+            "error_constant_x",
+            dx.max_abs * per_dt2,
+            "max_error_x / dt^2: the constant C of the second-order error C dt^2 [m/s^2]",
+        ));
+        scalars.push(Scalar::new(
             "rms_error_x",
             dx.rms(),
             format!("root mean square over samples and written DOFs of x - {name} [m]"),
         ));
-        if let Ok(dv) = curve_difference(series, reference, "v*", None) {
+        if let Some(dv) = dv {
             scalars.push(Scalar::new(
                 "max_error_v",
                 dv.max_abs,
                 "max over samples and written DOFs of |v - v of the reference| [m/s]",
+            ));
+            scalars.push(Scalar::new(
+                "error_constant_v",
+                dv.max_abs * per_dt2,
+                "max_error_v / dt^2 [m/s^3]",
+            ));
+        }
+        if let Some(df) = df {
+            scalars.push(Scalar::new(
+                "max_error_f",
+                df.max_abs,
+                "max over samples and written springs of |f - f of the reference| [N]",
+            ));
+            scalars.push(Scalar::new(
+                "error_constant_f",
+                df.max_abs * per_dt2,
+                "max_error_f / dt^2 [N/s^2]",
             ));
         }
     }
@@ -455,43 +480,70 @@ fn extrema_scalars(scalars: &mut Vec<Scalar>, traj: &Trajectory) {
     }
 }
 
-/// exp of the least-squares slope of ln E_k against the step index, E =
-/// sqrt(x.K x + v.M v) over the recorded samples while E > 1e-10 E_0 (all
-/// DOFs must be recorded); None with fewer than three such samples.
-fn decay_per_step(cfg: &CaseConfig, traj: &Trajectory) -> Option<f64> {
-    let n = cfg.system.dofs();
-    if traj.dofs.len() != n {
+/// The spectral radius of the step on a free SDOF vibration, measured from
+/// the trajectory: the samples s_k = (sqrt(k/m) x_k, v_k) of a linear
+/// oscillator obey s_{k+1} = T s_k with T the step's 2 x 2 amplification
+/// matrix (in these coordinates; the Bossak step's third state component,
+/// the acceleration, only adds an eigenvalue near 0 that vanishes after
+/// one step). T is fitted by least squares over the samples whose energy
+/// is above 1e-10 of the initial one (the first sample skipped), and
+/// rho = max |eig(T)|, for every step (T over `output_every` steps is
+/// T^output_every). A least-squares slope of the energy would not do: at
+/// high frequency the two eigenvalues nearly coincide and the amplitude
+/// grows like k rho^k at first. None for other systems or too few samples.
+fn spectral_radius(cfg: &CaseConfig, traj: &Trajectory) -> Option<f64> {
+    if cfg.system.dofs() != 1 || traj.dofs.len() != 1 {
         return None;
     }
-    let quad = |a: &sprs::CsMat<f64>, x: &[f64]| -> f64 {
-        a.iter().map(|(&v, (i, j))| x[i] * v * x[j]).sum()
-    };
-    let energy: Vec<f64> = traj
+    let m = cfg.system.mass.get(0, 0).copied()?;
+    let k = cfg.system.stiffness.get(0, 0).copied().unwrap_or(0.0);
+    if !(k > 0.0 && m > 0.0) {
+        return None;
+    }
+    let w = (k / m).sqrt();
+    let s: Vec<[f64; 2]> = traj
         .x
         .iter()
         .zip(&traj.v)
-        .map(|(x, v)| {
-            (quad(&cfg.system.stiffness, x) + quad(&cfg.system.mass, v))
-                .max(0.0)
-                .sqrt()
-        })
+        .map(|(x, v)| [w * x[0], v[0]])
         .collect();
-    let e0 = *energy.first()?;
-    let pts: Vec<(f64, f64)> = energy
+    let energy = |p: &[f64; 2]| p[0] * p[0] + p[1] * p[1];
+    let e0 = energy(s.first()?);
+    let n = s
         .iter()
-        .enumerate()
-        .take_while(|(_, e)| **e > 1e-10 * e0)
-        .map(|(k, e)| ((k * cfg.output_every) as f64, e.ln()))
-        .collect();
-    if pts.len() < 3 {
+        .skip(1)
+        .take_while(|p| energy(p) > 1e-10 * e0)
+        .count();
+    if n < 4 {
         return None;
     }
-    let k = pts.len() as f64;
-    let mx = pts.iter().map(|p| p.0).sum::<f64>() / k;
-    let my = pts.iter().map(|p| p.1).sum::<f64>() / k;
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    Some((sxy / sxx).exp())
+    let (mut a, mut b) = ([[0.0f64; 2]; 2], [[0.0f64; 2]; 2]);
+    for k in 1..n {
+        let (p, q) = (s[k], s[k + 1]);
+        for i in 0..2 {
+            for j in 0..2 {
+                a[i][j] += q[i] * p[j];
+                b[i][j] += p[i] * p[j];
+            }
+        }
+    }
+    let det_b = b[0][0] * b[1][1] - b[0][1] * b[1][0];
+    if det_b == 0.0 || !det_b.is_finite() {
+        return None;
+    }
+    let inv = [
+        [b[1][1] / det_b, -b[0][1] / det_b],
+        [-b[1][0] / det_b, b[0][0] / det_b],
+    ];
+    let t = |i: usize, j: usize| a[i][0] * inv[0][j] + a[i][1] * inv[1][j];
+    let (tr, det) = (t(0, 0) + t(1, 1), t(0, 0) * t(1, 1) - t(0, 1) * t(1, 0));
+    let disc = tr * tr / 4.0 - det;
+    let rho = if disc >= 0.0 {
+        (tr / 2.0).abs() + disc.sqrt()
+    } else {
+        det.abs().sqrt()
+    };
+    Some(rho.powf(1.0 / cfg.output_every as f64))
 }
 
 /// Mean angular frequency from upward zero crossings (linear interpolation
@@ -510,9 +562,9 @@ pub fn zero_crossing_frequency(t: &[f64], x: &[f64]) -> Option<f64> {
     Some(2.0 * std::f64::consts::PI / period)
 }
 
-/// 2 w1 w2 / (w1 + w2) for an SDOF with one gap spring (the zero-gap case's
-/// free frequency: half a period at w1, half at w2).
-pub fn bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
+/// The two frequencies w1 = sqrt(k/m), w2 = sqrt((k + k_g)/m) of an SDOF
+/// with one gap spring.
+fn bilinear_pair(cfg: &CaseConfig) -> Option<(f64, f64)> {
     let s = &cfg.system;
     if s.dofs() != 1 || s.springs.len() != 1 {
         return None;
@@ -522,7 +574,30 @@ pub fn bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
     let d = s.springs.directions.get(0, 0).copied()?;
     let kg = s.springs.stiffness[0] * d * d;
     let (w1, w2) = ((k / m).sqrt(), ((k + kg) / m).sqrt());
-    (w1 > 0.0).then(|| 2.0 * w1 * w2 / (w1 + w2))
+    (w1 > 0.0).then_some((w1, w2))
+}
+
+/// The free frequency of the zero-gap SDOF under the trapezoidal rule
+/// (alpha_b = 0): on each linear half the discrete map rotates by
+/// 2 atan(w dt / 2) per step, i.e. at w' = (2 / dt) atan(w dt / 2), so the
+/// discrete bilinear frequency is 2 w1' w2' / (w1' + w2') up to the O(dt^2)
+/// error of the two switching steps per period. None unless alpha_b = 0.
+pub fn trapezoidal_bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
+    if cfg.alpha_b != 0.0 {
+        return None;
+    }
+    let (w1, w2) = bilinear_pair(cfg)?;
+    let h = cfg.dt;
+    let discrete = |w: f64| 2.0 / h * (w * h / 2.0).atan();
+    let (a, b) = (discrete(w1), discrete(w2));
+    Some(2.0 * a * b / (a + b))
+}
+
+/// 2 w1 w2 / (w1 + w2) for an SDOF with one gap spring (the zero-gap case's
+/// free frequency: half a period at w1, half at w2).
+pub fn bilinear_frequency(cfg: &CaseConfig) -> Option<f64> {
+    let (w1, w2) = bilinear_pair(cfg)?;
+    Some(2.0 * w1 * w2 / (w1 + w2))
 }
 
 /// The spectral radius at infinite frequency of the Bossak-Newmark step

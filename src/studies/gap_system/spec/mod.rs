@@ -99,6 +99,8 @@ struct VariantToml {
     label: Option<String>,
     #[serde(default)]
     max_dofs: Option<usize>,
+    #[serde(default)]
+    max_steps: Option<usize>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -132,12 +134,15 @@ pub struct MethodConfig {
     pub lcp_options: LcpOptions,
     /// Skip this method when the system has more DOFs (variants only).
     pub max_dofs: Option<usize>,
+    /// Skip this method when the case takes more time steps (variants
+    /// only): an expensive method joins a step-size sweep at its coarse end.
+    pub max_steps: Option<usize>,
 }
 
 impl MethodConfig {
-    /// Whether the method runs on a system with `n` DOFs.
-    pub fn runs_at(&self, n: usize) -> bool {
-        self.max_dofs.is_none_or(|m| n <= m)
+    /// Whether the method runs on a system with `n` DOFs over `steps` steps.
+    pub fn runs_at(&self, n: usize, steps: usize) -> bool {
+        self.max_dofs.is_none_or(|m| n <= m) && self.max_steps.is_none_or(|m| steps <= m)
     }
 }
 
@@ -555,7 +560,8 @@ fn refuse_oversized_dense(
     let need = memory::dense_lcp_bytes(n, m);
     let have = memory::machine_bytes().unwrap_or(memory::FALLBACK_LIMIT);
     for (i, method) in methods.iter().enumerate() {
-        if method.method != "newmark-lcp" || !method.runs_at(n) || need <= have {
+        if method.method != "newmark-lcp" || method.max_dofs.is_some_and(|m| n > m) || need <= have
+        {
             continue;
         }
         let key = if i == 0 {
@@ -623,6 +629,7 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
             integ.lcp_max_iterations,
         )?,
         max_dofs: None,
+        max_steps: None,
     };
     let mut all = vec![primary];
     for (i, v) in integ.variant.iter().enumerate() {
@@ -661,6 +668,13 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
                 "an integer >= 1 (the variant is skipped for larger systems)",
             ));
         }
+        if v.max_steps == Some(0) {
+            return Err(ctx.err(
+                &key("max_steps"),
+                0,
+                "an integer >= 1 (the variant is skipped for cases with more time steps)",
+            ));
+        }
         all.push(MethodConfig {
             label,
             method,
@@ -672,6 +686,7 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
                 v.lcp_max_iterations.or(integ.lcp_max_iterations),
             )?,
             max_dofs: v.max_dofs,
+            max_steps: v.max_steps,
         });
     }
     Ok(all)
