@@ -224,3 +224,95 @@ impl Chain {
         }
     }
 }
+
+/// The gap system as the integrators' [`SecondOrderSystem`]: the gap
+/// springs are forces (piecewise linear), not constraints:
+/// f = F cos(omega t) - C v - K q - D^T K_g max(0, D q - g),
+/// df/dq = -K - D_S^T K_g,S D_S on the engaged springs S (an element of the
+/// generalised Jacobian), df/dv = -C.
+impl crate::integrators::problem::SecondOrderSystem for GapSystem {
+    fn dofs(&self) -> usize {
+        self.dofs()
+    }
+
+    fn mass(&self) -> &CsMat<f64> {
+        &self.mass
+    }
+
+    fn force(&self, t: f64, q: &[f64], v: &[f64], out: &mut [f64]) {
+        let cos = (self.excitation.omega * t).cos();
+        for (o, a) in out.iter_mut().zip(&self.excitation.amplitude) {
+            *o = a * cos;
+        }
+        for (&k, (i, j)) in self.stiffness.iter() {
+            out[i] -= k * q[j];
+        }
+        for (&c, (i, j)) in self.damping.iter() {
+            out[i] -= c * v[j];
+        }
+        let f = self.springs.forces(q);
+        let mut dtf = vec![0.0; q.len()];
+        self.springs.add_transposed(&f, &mut dtf);
+        for (o, d) in out.iter_mut().zip(dtf) {
+            *o -= d;
+        }
+    }
+
+    fn force_jacobian_patterns(
+        &self,
+    ) -> (
+        crate::integrators::problem::Pattern,
+        crate::integrators::problem::Pattern,
+    ) {
+        let n = self.dofs();
+        let mut t = TriMat::new((n, n));
+        for (_, (i, j)) in self.stiffness.iter() {
+            t.add_triplet(i, j, 1.0);
+        }
+        for row in self.springs.directions.outer_iterator() {
+            for (p, _) in row.iter() {
+                for (q, _) in row.iter() {
+                    t.add_triplet(p, q, 1.0);
+                }
+            }
+        }
+        for i in 0..n {
+            t.add_triplet(i, i, 1.0);
+        }
+        (
+            crate::integrators::problem::Pattern::of(&t.to_csc()),
+            crate::integrators::problem::Pattern::of(&self.damping),
+        )
+    }
+
+    fn force_jacobians(&self, _t: f64, q: &[f64], _v: &[f64], dq: &mut [f64], dv: &mut [f64]) {
+        let (pq, pv) = self.force_jacobian_patterns();
+        dq.fill(0.0);
+        for (&k, (i, j)) in self.stiffness.iter() {
+            if let Some(p) = pq.position(i, j) {
+                dq[p] -= k;
+            }
+        }
+        for (j, y) in self.springs.openings(q).into_iter().enumerate() {
+            if y <= 0.0 {
+                continue;
+            }
+            let kg = self.springs.stiffness[j];
+            if let Some(row) = self.springs.directions.outer_view(j) {
+                for (a, &da) in row.iter() {
+                    for (b, &db) in row.iter() {
+                        if let Some(p) = pq.position(a, b) {
+                            dq[p] -= kg * da * db;
+                        }
+                    }
+                }
+            }
+        }
+        dv.fill(0.0);
+        for (&c, (i, j)) in self.damping.iter() {
+            if let Some(p) = pv.position(i, j) {
+                dv[p] -= c;
+            }
+        }
+    }
+}
