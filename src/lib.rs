@@ -1,6 +1,6 @@
 //! contact-harness: a benchmark and reproduction harness for non-smooth
-//! contact dynamics. See README.md for the studies and ../DESIGN.md-style
-//! architecture notes in each module.
+//! contact dynamics. See README.md for the studies and ARCHITECTURE.md for the
+//! map of the modules, the data flow and the fixed interfaces.
 
 pub mod error;
 pub mod harness;

@@ -1,4 +1,4 @@
-//! The JSON object printed by `lcp solve` (DESIGN.md, fixed interface):
+//! The JSON object printed by `lcp solve` (ARCHITECTURE.md, fixed interface):
 //! `{"status", "z", "residual", "iterations", "solver"}` followed by the
 //! extra keys `"n"` and, when there is one, `"message"`. JSON has no NaN or
 //! infinity: a non-finite residual or z entry is written as `null`.

@@ -1,5 +1,5 @@
 //! The `gap-system` spec: TOML structs (unknown keys rejected) and their
-//! validation into a typed [`CaseConfig`]. The keys are fixed by DESIGN.md;
+//! validation into a typed [`CaseConfig`]. The keys are fixed (ARCHITECTURE.md, "Study specs");
 //! keys beyond those are additions (`chain`, `steady_state`, `reference`,
 //! `output_interval`, `variant`, `load`). Every key is documented in
 //! experiments/README.md.
