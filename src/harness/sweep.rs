@@ -407,10 +407,14 @@ fn speedups(out: &mut SweepAnalysis, lines: &[Line], baseline: &str, error_name:
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let (e_lo, e_hi) = (at[0].0, at[at.len() - 1].0);
+        let verdict = if med >= 1.0 {
+            format!("{} faster than", times(med))
+        } else {
+            format!("{} slower than", times(1.0 / med))
+        };
         out.notes.push(format!(
-            "{}{in_group} is {} faster than the baseline {baseline} at equal accuracy (median over {} error levels of {error_name} from {} to {}; range {} to {}).",
+            "{}{in_group} is {verdict} the baseline {baseline} at equal accuracy (median speed-up over {} error levels of {error_name} from {} to {}; range {} to {}).",
             l.method,
-            times(med),
             at.len(),
             crate::harness::report::sig(e_lo),
             crate::harness::report::sig(e_hi),
