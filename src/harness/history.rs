@@ -39,6 +39,7 @@ use crate::error::OutputError;
 use crate::harness::atomic;
 use crate::harness::outcome::RunResult;
 use crate::harness::results::{CellColumn, csv_bytes, frame};
+use crate::harness::timing::median;
 
 /// The columns of history.csv, in order.
 pub const COLUMNS: [&str; 9] = [
@@ -381,21 +382,6 @@ pub struct HistoryFlag {
     pub threshold: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
-}
-
-/// Median of a non-empty slice (NaNs sort last).
-fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
 }
 
 /// The time verdict of `latest` against earlier per-commit values (oldest

@@ -55,25 +55,11 @@ impl SparseLlt {
     /// by `col_ptr` / `row_idx` (CSC, rows sorted within each column, every
     /// diagonal entry present). Values start at zero.
     pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Result<Self, SparseError> {
-        if col_ptr.len() != n + 1 || col_ptr[0] != 0 || col_ptr[n] != row_idx.len() {
+        crate::sparse::validate_csc(n, &col_ptr, &row_idx)?;
+        if let Some(j) = (0..n).find(|&j| row_idx[col_ptr[j]..col_ptr[j + 1]].first() != Some(&j)) {
             return Err(SparseError::Pattern(format!(
-                "col_ptr of length {} for n = {n} and {} entries",
-                col_ptr.len(),
-                row_idx.len()
+                "column {j} does not start with its diagonal entry"
             )));
-        }
-        for j in 0..n {
-            let rows = &row_idx[col_ptr[j]..col_ptr[j + 1]];
-            if rows.first() != Some(&j) {
-                return Err(SparseError::Pattern(format!(
-                    "column {j} does not start with its diagonal entry"
-                )));
-            }
-            if rows.windows(2).any(|w| w[0] >= w[1]) || rows.last().is_some_and(|&i| i >= n) {
-                return Err(SparseError::Pattern(format!(
-                    "column {j}: rows unsorted or out of range"
-                )));
-            }
         }
         // Fill-reducing order of the original pattern, then the permuted
         // pattern, factored symbolically without further reordering.

@@ -37,25 +37,15 @@ impl SparseLu {
     /// `row_idx` (CSC, both triangles, rows sorted within each column, every
     /// diagonal entry present). Values start at zero.
     pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Result<Self, SparseError> {
-        if col_ptr.len() != n + 1 || col_ptr[0] != 0 || col_ptr[n] != row_idx.len() {
+        crate::sparse::validate_csc(n, &col_ptr, &row_idx)?;
+        if let Some(j) = (0..n).find(|&j| {
+            row_idx[col_ptr[j]..col_ptr[j + 1]]
+                .binary_search(&j)
+                .is_err()
+        }) {
             return Err(SparseError::Pattern(format!(
-                "col_ptr of length {} for n = {n} and {} entries",
-                col_ptr.len(),
-                row_idx.len()
+                "column {j} has no diagonal entry"
             )));
-        }
-        for j in 0..n {
-            let rows = &row_idx[col_ptr[j]..col_ptr[j + 1]];
-            if rows.windows(2).any(|w| w[0] >= w[1]) || rows.last().is_some_and(|&i| i >= n) {
-                return Err(SparseError::Pattern(format!(
-                    "column {j}: rows unsorted or out of range"
-                )));
-            }
-            if rows.binary_search(&j).is_err() {
-                return Err(SparseError::Pattern(format!(
-                    "column {j} has no diagonal entry"
-                )));
-            }
         }
         let sym = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
         let symbolic = lu::factorize_symbolic_lu(sym, Default::default())
@@ -178,14 +168,7 @@ mod tests {
             }
             cols[j].push(n - 1);
         }
-        let mut col_ptr = vec![0];
-        let mut row_idx = Vec::new();
-        for c in &mut cols {
-            c.sort_unstable();
-            c.dedup();
-            row_idx.extend_from_slice(c);
-            col_ptr.push(row_idx.len());
-        }
+        let (col_ptr, row_idx) = crate::sparse::csc_from_columns(cols);
         let mut lu = SparseLu::new(n, col_ptr, row_idx).expect("pattern");
         for scale in [1.0, -3.0] {
             let mut dense = nalgebra::DMatrix::<f64>::zeros(n, n);

@@ -230,14 +230,7 @@ impl ObstacleSystem {
                 }
             }
         }
-        let mut col_ptr = vec![0];
-        let mut row_idx = Vec::new();
-        for c in &mut cols {
-            c.sort_unstable();
-            c.dedup();
-            row_idx.extend_from_slice(c);
-            col_ptr.push(row_idx.len());
-        }
+        let (col_ptr, row_idx) = crate::sparse::csc_from_columns(cols);
         let factor = if symmetric {
             Factor::Llt(SparseLlt::new(n, col_ptr, row_idx)?)
         } else {

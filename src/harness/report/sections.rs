@@ -289,19 +289,13 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
     if rows.is_empty() {
         return None;
     }
-    let union = |pick: fn(&Timing) -> &[(String, f64)]| {
-        let mut names: Vec<&str> = Vec::new();
-        for (_, t, _) in &rows {
-            for (name, _) in pick(t) {
-                if !names.contains(&name.as_str()) {
-                    names.push(name);
-                }
-            }
-        }
-        names
-    };
-    let counters = union(|t| &t.counters);
-    let stats = union(|t| &t.stats);
+    // A clash of names is reported by the timings.csv writer; the report
+    // shows what is there.
+    let (counters, stats) = results::timing_names(
+        std::path::Path::new("timings.csv"),
+        rows.iter().map(|r| r.1),
+    )
+    .unwrap_or_default();
     let per_step = counters.contains(&"steps");
     let mut columns = vec![
         ("case", false),
