@@ -7,5 +7,6 @@ pub mod harness;
 pub mod integrators;
 pub mod lcp;
 pub mod models;
+pub mod multibody;
 pub mod sparse;
 pub mod studies;

@@ -1,7 +1,9 @@
 //! Explicit Runge-Kutta integration of a [`FirstOrderOde`]: the classical
 //! fourth-order method with a fixed step (Kutta 1901; Hairer, Norsett &
-//! Wanner, *Solving ODEs I*, II.1). The adaptive embedded pairs the
-//! multibody study needs (Dormand-Prince 5(4)) come with it.
+//! Wanner, *Solving ODEs I*, II.1), and the embedded Dormand-Prince 5(4)
+//! pair (Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19-26; Hairer,
+//! Norsett & Wanner II.4 and II.5, the code DOPRI5), fixed-step or with
+//! error control.
 
 use crate::integrators::problem::FirstOrderOde;
 
@@ -40,6 +42,241 @@ impl Rk4 {
         for (i, yi) in y.iter_mut().enumerate() {
             *yi += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
         }
+    }
+}
+
+/// The Dormand-Prince 5(4) tableau (Hairer, Norsett & Wanner, Table II.5.2).
+const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
+const A: [[f64; 6]; 7] = [
+    [0.0; 6],
+    [1.0 / 5.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [3.0 / 40.0, 9.0 / 40.0, 0.0, 0.0, 0.0, 0.0],
+    [44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0, 0.0, 0.0, 0.0],
+    [
+        19372.0 / 6561.0,
+        -25360.0 / 2187.0,
+        64448.0 / 6561.0,
+        -212.0 / 729.0,
+        0.0,
+        0.0,
+    ],
+    [
+        9017.0 / 3168.0,
+        -355.0 / 33.0,
+        46732.0 / 5247.0,
+        49.0 / 176.0,
+        -5103.0 / 18656.0,
+        0.0,
+    ],
+    [
+        35.0 / 384.0,
+        0.0,
+        500.0 / 1113.0,
+        125.0 / 192.0,
+        -2187.0 / 6784.0,
+        11.0 / 84.0,
+    ],
+];
+/// The fifth-order weights (= the last row of A: first same as last).
+const B5: [f64; 7] = [
+    35.0 / 384.0,
+    0.0,
+    500.0 / 1113.0,
+    125.0 / 192.0,
+    -2187.0 / 6784.0,
+    11.0 / 84.0,
+    0.0,
+];
+/// The embedded fourth-order weights.
+const B4: [f64; 7] = [
+    5179.0 / 57600.0,
+    0.0,
+    7571.0 / 16695.0,
+    393.0 / 640.0,
+    -92097.0 / 339200.0,
+    187.0 / 2100.0,
+    1.0 / 40.0,
+];
+
+/// Error control of [`Dopri5`]: a step is accepted when the rms over the
+/// components of e_i / (atol + rtol max(|y_i|, |y_i new|)) is at most 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerances {
+    /// Relative tolerance.
+    pub rtol: f64,
+    /// Absolute tolerance.
+    pub atol: f64,
+}
+
+/// What an adaptive run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Dopri5Stats {
+    /// Accepted steps.
+    pub accepted: usize,
+    /// Rejected steps.
+    pub rejected: usize,
+    /// Right-hand side evaluations.
+    pub evaluations: usize,
+}
+
+/// Why an adaptive run stopped.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Dopri5Error {
+    /// The step size fell below what the time's rounding resolves.
+    #[error("step size underflow at t = {t} (h = {h:e})")]
+    StepTooSmall {
+        /// Time.
+        t: f64,
+        /// The step size.
+        h: f64,
+    },
+    /// The state stopped being finite.
+    #[error("non-finite state at t = {t}")]
+    NonFinite {
+        /// Time.
+        t: f64,
+    },
+    /// The step limit was reached.
+    #[error("more than {0} steps")]
+    TooManySteps(usize),
+}
+
+/// Dormand-Prince 5(4) with its work arrays (no allocation per step).
+pub struct Dopri5 {
+    k: [Vec<f64>; 7],
+    stage: Vec<f64>,
+    y5: Vec<f64>,
+    /// The first stage of the next step is known (first same as last).
+    fsal: bool,
+    /// The statistics so far.
+    pub stats: Dopri5Stats,
+}
+
+impl Dopri5 {
+    /// Work arrays for an ODE of dimension `dim`.
+    pub fn new(dim: usize) -> Self {
+        Self {
+            k: std::array::from_fn(|_| vec![0.0; dim]),
+            stage: vec![0.0; dim],
+            y5: vec![0.0; dim],
+            fsal: false,
+            stats: Dopri5Stats::default(),
+        }
+    }
+
+    /// The stages of a step of size h from (t, y); leaves the fifth-order
+    /// solution in `self.y5` and returns the error estimate's weighted rms
+    /// (NaN when `tol` is None).
+    fn attempt(
+        &mut self,
+        ode: &dyn FirstOrderOde,
+        t: f64,
+        h: f64,
+        y: &[f64],
+        tol: Option<Tolerances>,
+    ) -> f64 {
+        if !self.fsal {
+            ode.rhs(t, y, &mut self.k[0]);
+            self.stats.evaluations += 1;
+        }
+        for s in 1..7 {
+            for (i, (stage, &yi)) in self.stage.iter_mut().zip(y).enumerate() {
+                let acc: f64 = A[s][..s]
+                    .iter()
+                    .zip(&self.k)
+                    .map(|(a, k)| a * k[i])
+                    .sum();
+                *stage = yi + h * acc;
+            }
+            let (_, rest) = self.k.split_at_mut(s);
+            ode.rhs(t + C[s] * h, &self.stage, &mut rest[0]);
+            self.stats.evaluations += 1;
+        }
+        // The last stage point is the fifth-order solution.
+        self.y5.copy_from_slice(&self.stage);
+        let Some(tol) = tol else { return f64::NAN };
+        let mut sum = 0.0;
+        for (i, (&yi, &y5)) in y.iter().zip(&self.y5).enumerate() {
+            let e: f64 = (0..7).map(|s| (B5[s] - B4[s]) * self.k[s][i]).sum();
+            let scale = tol.atol + tol.rtol * yi.abs().max(y5.abs());
+            sum += (h * e / scale).powi(2);
+        }
+        (sum / y.len() as f64).sqrt()
+    }
+
+    /// One fixed step of size h (no error control), in place.
+    pub fn step(&mut self, ode: &dyn FirstOrderOde, t: f64, h: f64, y: &mut [f64]) {
+        self.attempt(ode, t, h, y, None);
+        y.copy_from_slice(&self.y5);
+        self.k.swap(0, 6);
+        self.fsal = true;
+        self.stats.accepted += 1;
+    }
+
+    /// Integrates from (t0, y) to t1 with error control, starting with step
+    /// `h` (returned: the step size to continue with). `on_accept` sees
+    /// every accepted state (t, y). Steps never pass t1.
+    #[allow(clippy::too_many_arguments)]
+    pub fn integrate(
+        &mut self,
+        ode: &dyn FirstOrderOde,
+        t0: f64,
+        t1: f64,
+        y: &mut [f64],
+        mut h: f64,
+        tol: Tolerances,
+        max_steps: usize,
+        on_accept: &mut dyn FnMut(f64, &[f64]),
+    ) -> Result<f64, Dopri5Error> {
+        let mut t = t0;
+        while t < t1 {
+            if self.stats.accepted + self.stats.rejected >= max_steps {
+                return Err(Dopri5Error::TooManySteps(max_steps));
+            }
+            let last = t + h >= t1;
+            let step = if last { t1 - t } else { h };
+            if step <= 8.0 * f64::EPSILON * t.abs().max(1e-300) {
+                return Err(Dopri5Error::StepTooSmall { t, h: step });
+            }
+            let err = self.attempt(ode, t, step, y, Some(tol));
+            // Step-size controller (Hairer et al. II.4, eq. (4.13)),
+            // safety 0.9, factor limited to [0.2, 10].
+            let factor = if err == 0.0 {
+                10.0
+            } else if err.is_finite() {
+                (0.9 * err.powf(-0.2)).clamp(0.2, 10.0)
+            } else {
+                0.2
+            };
+            if err <= 1.0 {
+                t = if last { t1 } else { t + step };
+                y.copy_from_slice(&self.y5);
+                if !y.iter().all(|v| v.is_finite()) {
+                    return Err(Dopri5Error::NonFinite { t });
+                }
+                self.k.swap(0, 6);
+                self.fsal = true;
+                self.stats.accepted += 1;
+                on_accept(t, y);
+                // A clipped last step does not shrink the next one.
+                h = if last {
+                    h.max(step * factor)
+                } else {
+                    step * factor
+                };
+            } else {
+                self.fsal = true;
+                self.stats.rejected += 1;
+                h = step * factor.min(1.0);
+            }
+        }
+        Ok(h)
+    }
+
+    /// Forget the first-same-as-last stage (after the state was changed
+    /// from outside, e.g. by an impact memory update).
+    pub fn reset(&mut self) {
+        self.fsal = false;
     }
 }
 
@@ -111,5 +348,56 @@ mod tests {
         assert_eq!(dq, vec![-5.0]);
         system.force_jacobians(0.0, &[-0.1], &[0.0], &mut dq, &mut dv);
         assert_eq!(dq, vec![-1.0]);
+    }
+
+    /// Fixed-step Dormand-Prince is fifth order.
+    #[test]
+    fn dopri5_is_fifth_order_with_fixed_steps() {
+        let system = oscillator(None);
+        let ode = AsFirstOrder::new(&system).expect("diagonal mass");
+        let run = |h: f64| {
+            let mut y = vec![1.0, 0.0];
+            let mut dp = Dopri5::new(2);
+            let steps = (10.0 / h).round() as usize;
+            for k in 0..steps {
+                dp.step(&ode, k as f64 * h, h, &mut y);
+            }
+            (y[0] - 10f64.cos()).abs()
+        };
+        let (e1, e2) = (run(0.1), run(0.05));
+        let order = (e1 / e2).log2();
+        assert!((order - 5.0).abs() < 0.15, "order {order} ({e1:e}, {e2:e})");
+    }
+
+    /// With error control the global error follows the tolerance: a
+    /// hundredfold tighter tolerance gives a much smaller error, and more
+    /// steps.
+    #[test]
+    fn dopri5_error_tracks_its_tolerance() {
+        let system = oscillator(None);
+        let ode = AsFirstOrder::new(&system).expect("diagonal mass");
+        let run = |tol: f64| {
+            let mut y = vec![1.0, 0.0];
+            let mut dp = Dopri5::new(2);
+            dp.integrate(
+                &ode,
+                0.0,
+                10.0,
+                &mut y,
+                0.01,
+                Tolerances {
+                    rtol: tol,
+                    atol: tol,
+                },
+                100_000,
+                &mut |_, _| {},
+            )
+            .expect("integrates");
+            ((y[0] - 10f64.cos()).abs(), dp.stats)
+        };
+        let ((e1, s1), (e2, s2)) = (run(1e-6), run(1e-8));
+        assert!(e1 < 1e-4 && e2 < e1 / 20.0, "{e1:e} {e2:e}");
+        assert!(s2.accepted > s1.accepted);
+        assert_eq!(s1.evaluations, 1 + 6 * (s1.accepted + s1.rejected));
     }
 }
