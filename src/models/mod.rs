@@ -2,3 +2,4 @@
 //! method needs (openings, forces). Methods live in `integrators/`.
 
 pub mod gap_system;
+pub mod slider_crank;
