@@ -181,11 +181,7 @@ impl Dopri5 {
         }
         for s in 1..7 {
             for (i, (stage, &yi)) in self.stage.iter_mut().zip(y).enumerate() {
-                let acc: f64 = A[s][..s]
-                    .iter()
-                    .zip(&self.k)
-                    .map(|(a, k)| a * k[i])
-                    .sum();
+                let acc: f64 = A[s][..s].iter().zip(&self.k).map(|(a, k)| a * k[i]).sum();
                 *stage = yi + h * acc;
             }
             let (_, rest) = self.k.split_at_mut(s);
