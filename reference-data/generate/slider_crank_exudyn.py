@@ -309,7 +309,9 @@ def main():
     with open(ARGS.out, "w") as fh:
         fh.write("\n".join(header) + "\n")
         fh.write("h,cpu_s,cpu_s_spread,steps,max_error_x,max_error_v,max_error_a\n")
-        fh.write("\n".join(rows) + "\n")
+        # Rows by increasing h: the harness reads the first column as an
+        # abscissa, which must increase strictly.
+        fh.write("\n".join(reversed(rows)) + "\n")
     print(f"wrote {os.path.relpath(ARGS.out, ROOT) if ARGS.out.startswith(ROOT) else ARGS.out}")
     del keep
 

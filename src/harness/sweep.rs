@@ -38,7 +38,10 @@ pub fn provided_scalars(sweeps: &[Sweep], measures: &Measures) -> Vec<String> {
     let Some(cost) = cost_sweep(sweeps, measures) else {
         return Vec::new();
     };
-    if measures.step_keys.contains(&cost.key) {
+    let steps = std::iter::once(&cost.key)
+        .chain(measures.method_cost_keys.iter().map(|(_, k)| k))
+        .any(|k| measures.step_keys.contains(k) && sweeps.iter().any(|s| &s.key == k));
+    if steps {
         vec![
             "order".to_string(),
             "order_min".to_string(),
@@ -168,6 +171,8 @@ pub fn equal_accuracy_speedups(baseline: &[(f64, f64)], method: &[(f64, f64)]) -
 struct Line {
     method: String,
     group: String,
+    /// The cost key of the method's points.
+    parameter: String,
     /// (cost value, error, cpu, spread), sorted by cost value.
     points: Vec<(f64, f64, f64, f64)>,
 }
@@ -219,19 +224,28 @@ pub fn analyse(
     };
     let mut lines: Vec<Line> = Vec::new();
     for case in cases {
-        let Some(value) = case.coord(&cost.key).and_then(|c| c.number()) else {
+        if case.coord(&cost.key).is_none() {
             continue;
-        };
+        }
         let group = group_of(case, cost, sweeps);
         for m in &case.methods {
             let Ok(run) = &m.outcome else { continue };
             let Some(error) = run.output.scalar(error_name) else {
                 continue;
             };
+            // The method's own cost key when it has one and it is swept.
+            let parameter = measures
+                .method_cost_keys
+                .iter()
+                .find(|(name, key)| name == &m.plan.method && case.coord(key).is_some())
+                .map_or(cost.key.as_str(), |(_, key)| key.as_str());
+            let Some(value) = case.coord(parameter).and_then(|c| c.number()) else {
+                continue;
+            };
             out.work_precision.push(WorkPrecisionRow {
                 case: case.name.clone(),
                 method: m.label().to_string(),
-                parameter: cost.key.clone(),
+                parameter: parameter.to_string(),
                 value,
                 error,
                 cpu_s: run.timing.cpu_s,
@@ -247,6 +261,7 @@ pub fn analyse(
                 None => lines.push(Line {
                     method: m.label().to_string(),
                     group: group.clone(),
+                    parameter: parameter.to_string(),
                     points: vec![point],
                 }),
             }
@@ -255,26 +270,27 @@ pub fn analyse(
     for l in &mut lines {
         l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    let step = measures.step_keys.contains(&cost.key);
-    if step {
-        convergence(&mut out, &lines, cost, error_name, error_doc);
+    let stepped: Vec<&Line> = lines
+        .iter()
+        .filter(|l| measures.step_keys.contains(&l.parameter))
+        .collect();
+    if !stepped.is_empty() {
+        convergence(&mut out, &stepped, error_name, error_doc);
     }
-    work_precision_figure(&mut out, &lines, cost, error_name, error_doc);
+    work_precision_figure(&mut out, &lines, error_name, error_doc);
     if let Some(base) = baseline {
         speedups(&mut out, &lines, base, error_name);
     }
     out
 }
 
-fn convergence(
-    out: &mut SweepAnalysis,
-    lines: &[Line],
-    cost: &Sweep,
-    error_name: &str,
-    error_doc: &str,
-) {
+fn convergence(out: &mut SweepAnalysis, lines: &[&Line], error_name: &str, error_doc: &str) {
     let mut series = Vec::new();
+    let mut keys: Vec<&str> = Vec::new();
     for l in lines {
+        if !keys.contains(&l.parameter.as_str()) {
+            keys.push(&l.parameter);
+        }
         let h: Vec<f64> = l.points.iter().map(|p| p.0).collect();
         let e: Vec<f64> = l.points.iter().map(|p| p.1).collect();
         let Some((order, order_min)) = orders(&h, &e) else {
@@ -291,7 +307,7 @@ fn convergence(
                 order,
                 format!(
                     "least-squares slope of log({error_name}) against log({}), {of}",
-                    cost.key
+                    l.parameter
                 ),
             ),
             method: Some(l.method.clone()),
@@ -303,7 +319,7 @@ fn convergence(
                 order_min,
                 format!(
                     "smallest slope between consecutive {} of the sweep, {of}",
-                    cost.key
+                    l.parameter
                 ),
             ),
             method: Some(l.method.clone()),
@@ -318,7 +334,7 @@ fn convergence(
                         finest,
                         format!(
                             "least-squares slope over the {FINEST} smallest {} of the sweep, {of}",
-                            cost.key
+                            l.parameter
                         ),
                     ),
                     method: Some(l.method.clone()),
@@ -336,15 +352,15 @@ fn convergence(
     if series.is_empty() {
         return;
     }
+    let keys = keys.join(", ");
     out.figures.push(Figure {
         name: "convergence".into(),
-        title: format!("Convergence: {error_name} against {}", cost.key),
-        x: Axis::log(format!("{} (swept step)", cost.key)),
+        title: format!("Convergence: {error_name} against {keys}"),
+        x: Axis::log(format!("{keys} (swept step)")),
         y: Axis::log(format!("{error_name}: {error_doc}")),
         series,
         caption: format!(
-            "The study's accuracy measure ({error_doc}) against the swept step {} (log-log), one line per method and group of cases; the least-squares order is in the legend.",
-            cost.key
+            "The study's accuracy measure ({error_doc}) against the swept step {keys} (log-log), one line per method and group of cases; the least-squares order is in the legend."
         ),
     });
 }
@@ -352,7 +368,6 @@ fn convergence(
 fn work_precision_figure(
     out: &mut SweepAnalysis,
     lines: &[Line],
-    cost: &Sweep,
     error_name: &str,
     error_doc: &str,
 ) {
@@ -375,8 +390,13 @@ fn work_precision_figure(
         y: Axis::log(format!("{error_name}: {error_doc}")),
         series,
         caption: format!(
-            "Each point is one value of {} for one method (same run, same machine); horizontal bars span the spread of the repeated timings; lower left is better.",
-            cost.key
+            "Each point is one value of the swept cost parameter ({}) for one method (same run, same machine); horizontal bars span the spread of the repeated timings; lower left is better.",
+            {
+                let mut keys: Vec<&str> = lines.iter().map(|l| l.parameter.as_str()).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                keys.join(", ")
+            }
         ),
     });
 }

@@ -188,15 +188,18 @@ impl ClearanceJoint {
     }
 
     /// After an accepted step: remember the impact speed when a contact
-    /// has begun, forget it when the bodies have separated.
-    pub fn accept(&self, q: &[f64], qd: &[f64]) {
+    /// has begun, forget it when the bodies have separated. Returns whether
+    /// the memory changed (the forces at this state changed with it).
+    pub fn accept(&self, q: &[f64], qd: &[f64]) -> bool {
         let s = self.state(q, qd);
+        let before = self.impact_speed.get();
         if s.penetration <= 0.0 {
             self.impact_speed.set(None);
-        } else if self.impact_speed.get().is_none() {
+        } else if before.is_none() {
             self.impact_speed
                 .set(Some(s.penetration_speed.max(MIN_IMPACT_SPEED)));
         }
+        self.impact_speed.get() != before
     }
 }
 

@@ -213,11 +213,14 @@ where
         self.clearance.iter().map(|j| j.state(q, qd)).collect()
     }
 
-    /// After an accepted step: the clearance joints update their memory.
-    pub fn accept(&self, q: &[f64], qd: &[f64]) {
+    /// After an accepted step: the clearance joints update their memory;
+    /// returns whether any changed (the right-hand side changed with it).
+    pub fn accept(&self, q: &[f64], qd: &[f64]) -> bool {
+        let mut changed = false;
         for j in &self.clearance {
-            j.accept(q, qd);
+            changed |= j.accept(q, qd);
         }
+        changed
     }
 
     /// The counters and timers so far.

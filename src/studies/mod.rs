@@ -2,7 +2,7 @@
 //! [`Study`](crate::harness::study::Study).
 
 /// The registered study kinds.
-pub const KINDS: [&str; 1] = ["gap-system"];
+pub const KINDS: [&str; 2] = ["gap-system", "slider-crank"];
 
 /// The kinds as a list for error messages.
 pub fn kind_names() -> String {
@@ -10,6 +10,7 @@ pub fn kind_names() -> String {
 }
 
 pub mod gap_system;
+pub mod slider_crank;
 
 use crate::error::InputError;
 use crate::harness::spec::StudySpec;
@@ -19,6 +20,7 @@ use crate::harness::study::Study;
 pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
     match spec.kind.as_str() {
         "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
+        "slider-crank" => Ok(Box::new(slider_crank::build(spec)?)),
         other => Err(InputError::value(
             &spec.file,
             &spec.name,

@@ -185,6 +185,7 @@ impl Study for GapSystemStudy {
             )),
             cost_keys: vec!["integrator.dt".into()],
             step_keys: vec!["integrator.dt".into()],
+            method_cost_keys: Vec::new(),
         }
     }
 

@@ -1,0 +1,293 @@
+//! Study kind `slider-crank`: joints in 2-D multibody dynamics (Hrabacka,
+//! Hajzman, Byrtus, Dyk, Bulin & Smolik, Computational Mechanics 2023). A
+//! slider-crank in absolute coordinates, Lagrange's equations of the first
+//! kind solved in the augmented (eq. (1)) or eliminated (eq. (4)) form,
+//! integrated by RK4 or Dormand-Prince; the crank-rod joint kinematic
+//! (`ideal`) or modelled by contact forces with clearance and friction
+//! (`clearance`). A driven mechanism is checked against its exact slider
+//! kinematics (the `exact` table); the harness derives work-precision and
+//! orders from a sweep of `integrator.dt` (RK4, fixed-step Dormand-Prince)
+//! zipped with `integrator.tolerance` (adaptive Dormand-Prince).
+
+pub mod run;
+pub mod spec;
+mod summary;
+
+use crate::error::{InputError, SolverError};
+use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::spec::StudySpec;
+use crate::harness::study::{
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
+    Scalar, Study, StudySummary, Timing,
+};
+use crate::harness::table::Table;
+use crate::models::slider_crank::{Drive, exact_slider};
+use crate::multibody::Formulation;
+
+use spec::{CaseConfig, Ctx, Integrator};
+
+/// A slider-crank study: its validated cases.
+pub struct SliderCrankStudy {
+    cases: Vec<CaseConfig>,
+    sweep_keys: Vec<String>,
+}
+
+/// Builds the study from its spec (validating every case).
+pub fn build(spec: &StudySpec) -> Result<SliderCrankStudy, InputError> {
+    let ctx = Ctx {
+        file: &spec.file,
+        study: &spec.name,
+    };
+    let cases = spec
+        .cases
+        .iter()
+        .map(|c| spec::parse_case(&ctx, c.table.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(SliderCrankStudy {
+        cases,
+        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
+    })
+}
+
+const COUNTER_DOCS: [(&str, &str); 4] = [
+    ("steps", "accepted time steps [-]"),
+    ("rejected_steps", "steps rejected by the error control [-]"),
+    (
+        "rhs_evaluations",
+        "evaluations of the equations of motion by the integrator (each one C_q, Q_d and a linear solve) [-]",
+    ),
+    (
+        "constraint_share",
+        "share of the right-hand side's time spent evaluating C_q and Q_d = -(C_q q')_q q' (timers around them in the run, their own cost subtracted; derived) [-]",
+    ),
+];
+
+impl Study for SliderCrankStudy {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.cases[case]
+            .methods
+            .iter()
+            .map(|m| MethodPlan {
+                label: m.label.clone(),
+                method: m.method_name().to_string(),
+                doc: format!(
+                    "{} on eq. ({})",
+                    match m.integrator {
+                        Integrator::Rk4 => "classical Runge-Kutta, fixed step",
+                        Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
+                        Integrator::Dopri5Fixed => "Dormand-Prince 5, fixed step",
+                    },
+                    match m.formulation {
+                        Formulation::Augmented => "1), augmented",
+                        Formulation::Eliminated => "4), multipliers eliminated",
+                    }
+                ),
+            })
+            .collect()
+    }
+
+    /// The seed's approach: eq. (4) with a standard adaptive ODE solver.
+    fn default_baseline(&self) -> Option<String> {
+        self.cases
+            .iter()
+            .flat_map(|c| &c.methods)
+            .find(|m| {
+                m.integrator == Integrator::Dopri5 && m.formulation == Formulation::Eliminated
+            })
+            .map(|m| m.label.clone())
+    }
+
+    fn provides(&self) -> Provides {
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
+        Provides {
+            study_scalars: strings(&["tolerance_slope", "clearance_order"]),
+            method_scalars: strings(&[
+                "steps",
+                "max_error_x",
+                "max_error_v",
+                "max_error_a",
+                "max_constraint_error",
+                "max_velocity_constraint_error",
+                "late_constraint_error",
+                "drift_growth",
+                "energy_drift",
+                "peak_slider_a",
+                "peak_torque",
+                "peak_contact_force",
+                "max_penetration",
+                "hertz_penetration",
+                "penetration_ratio",
+                "max_contact_imbalance",
+            ]),
+            case_scalars: strings(&["omega", "clearance", "friction", "tolerance", "dt"]),
+            columns: strings(&[
+                "t",
+                "phi",
+                "slider_x",
+                "slider_v",
+                "slider_a",
+                "crank_torque",
+                "energy",
+                "constraint_error",
+                "velocity_constraint_error",
+                "journal_ex",
+                "journal_ey",
+                "penetration",
+                "contact_force",
+                "friction_force",
+                "sliding_speed",
+            ]),
+            tables: strings(&["exact"]),
+            methods: Vec::new(),
+        }
+    }
+
+    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
+        COUNTER_DOCS.to_vec()
+    }
+
+    fn measures(&self) -> Measures {
+        Measures {
+            error: Some((
+                "max_error_v".into(),
+                "max |slider velocity - exact| over the samples [m/s]".into(),
+            )),
+            cost_keys: vec!["integrator.dt".into(), "integrator.tolerance".into()],
+            step_keys: vec!["integrator.dt".into()],
+            method_cost_keys: vec![("dopri5".into(), "integrator.tolerance".into())],
+        }
+    }
+
+    fn has_reference(&self, case: usize) -> bool {
+        matches!(self.cases[case].drive, Drive::ConstantSpeed { .. })
+    }
+
+    /// The exact slider kinematics of the driven mechanism at the output
+    /// times.
+    fn run_reference(
+        &self,
+        case: usize,
+        _progress: &indicatif::ProgressBar,
+    ) -> Result<ReferenceOutput, SolverError> {
+        let cfg = &self.cases[case];
+        let Drive::ConstantSpeed { phi0, omega } = cfg.drive else {
+            return Err(SolverError::Other {
+                method: "exact".into(),
+                message: "a free crank has no closed-form kinematics".into(),
+            });
+        };
+        let (l1, l2) = (cfg.mechanism.crank_length, cfg.mechanism.rod_length);
+        let t: Vec<f64> = (0..=cfg.outputs)
+            .map(|k| k as f64 * cfg.output_interval)
+            .collect();
+        let phi: Vec<f64> = t.iter().map(|t| phi0 + omega * t).collect();
+        let xva: Vec<(f64, f64, f64)> = phi
+            .iter()
+            .map(|&p| exact_slider(l1, l2, p, omega))
+            .collect();
+        let table = Table::new()
+            .with("t", "time [s]", t)
+            .with("phi", "crank angle phi0 + omega t [rad]", phi)
+            .with(
+                "slider_x",
+                "exact slider position l1 cos phi + sqrt(l2^2 - l1^2 sin^2 phi) [m]",
+                xva.iter().map(|p| p.0).collect(),
+            )
+            .with(
+                "slider_v",
+                "exact slider velocity [m/s]",
+                xva.iter().map(|p| p.1).collect(),
+            )
+            .with(
+                "slider_a",
+                "exact slider acceleration [m/s^2]",
+                xva.iter().map(|p| p.2).collect(),
+            );
+        Ok(ReferenceOutput {
+            tables: vec![CaseTable {
+                what: "exact".into(),
+                doc:
+                    "closed-form slider kinematics of the ideal mechanism driven at constant speed"
+                        .into(),
+                table,
+            }],
+            scalars: Vec::new(),
+            timings: Vec::<Timing>::new(),
+        })
+    }
+
+    fn run_method(
+        &self,
+        case: usize,
+        method: usize,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<MethodOutput, SolverError> {
+        let cfg = &self.cases[case];
+        run::run_method(cfg, &cfg.methods[method], progress)
+    }
+
+    fn finish_case(
+        &self,
+        case: usize,
+        reference: Option<&ReferenceOutput>,
+        methods: &mut [MethodResult],
+    ) -> Result<Vec<Scalar>, SolverError> {
+        let cfg = &self.cases[case];
+        if let Some(exact) = reference.and_then(|r| r.tables.first()) {
+            for m in methods.iter_mut() {
+                let Ok(run) = &mut m.outcome else { continue };
+                for (column, name, unit) in [
+                    ("slider_x", "max_error_x", "m"),
+                    ("slider_v", "max_error_v", "m/s"),
+                    ("slider_a", "max_error_a", "m/s^2"),
+                ] {
+                    let d = curve_difference(&run.output.series, &exact.table, column, None)
+                        .map_err(|message| SolverError::Other {
+                            method: m.plan.label.clone(),
+                            message: format!("comparing with the exact kinematics: {message}"),
+                        })?;
+                    run.output.scalars.push(Scalar::new(
+                        name,
+                        d.max_abs,
+                        format!("max |{column} - exact| over the samples [{unit}]"),
+                    ));
+                }
+            }
+        }
+        let mut scalars = vec![
+            Scalar::new(
+                "dt",
+                cfg.dt,
+                "step (initial step of the adaptive method) [s]",
+            ),
+            Scalar::new(
+                "tolerance",
+                cfg.tolerance,
+                "rtol = atol of the adaptive method [-]",
+            ),
+        ];
+        let (_, omega) = cfg.drive.initial();
+        scalars.push(Scalar::new(
+            "omega",
+            omega,
+            "crank speed (initial speed when free) [rad/s]",
+        ));
+        if let spec::Joint::Clearance(p) = cfg.joint {
+            scalars.push(Scalar::new(
+                "clearance",
+                p.bearing_radius - p.journal_radius,
+                "radial clearance R - r [m]",
+            ));
+            scalars.push(Scalar::new(
+                "friction",
+                p.friction,
+                "friction coefficient [-]",
+            ));
+        }
+        Ok(scalars)
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&self.cases, &self.sweep_keys, cases)
+    }
+}

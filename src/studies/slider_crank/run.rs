@@ -1,0 +1,374 @@
+//! Running one method of a slider-crank case: build the mechanism (its
+//! sizes are compile-time constants: 9 coordinates and 9, 8, 7 or 6
+//! constraint equations), integrate it, sample the outputs.
+
+use nalgebra::{Const, DimMin};
+
+use crate::error::SolverError;
+use crate::harness::study::{MethodOutput, Scalar};
+use crate::harness::table::Table;
+use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
+use crate::models::slider_crank::Drive;
+use crate::multibody::Mechanism;
+use crate::multibody::system::timer_overhead_ns;
+use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, MethodConfig};
+
+/// Runs method `method` of the case.
+pub fn run_method(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    progress: &indicatif::ProgressBar,
+) -> Result<MethodOutput, SolverError> {
+    let driven = matches!(cfg.drive, Drive::ConstantSpeed { .. });
+    match (cfg.joint, driven) {
+        (Joint::Ideal, true) => simulate::<9, 18>(cfg, method, progress),
+        (Joint::Ideal, false) => simulate::<8, 17>(cfg, method, progress),
+        (Joint::Clearance(_), true) => simulate::<7, 16>(cfg, method, progress),
+        (Joint::Clearance(_), false) => simulate::<6, 15>(cfg, method, progress),
+    }
+}
+
+/// The sampled outputs of a run.
+#[derive(Default)]
+struct Samples {
+    columns: Vec<(&'static str, &'static str, Vec<f64>)>,
+}
+
+impl Samples {
+    fn push(&mut self, name: &'static str, doc: &'static str, v: f64) {
+        match self.columns.iter_mut().find(|c| c.0 == name) {
+            Some(c) => c.2.push(v),
+            None => self.columns.push((name, doc, vec![v])),
+        }
+    }
+
+    fn values(&self, name: &str) -> &[f64] {
+        self.columns
+            .iter()
+            .find(|c| c.0 == name)
+            .map_or(&[], |c| c.2.as_slice())
+    }
+
+    fn table(self) -> Table {
+        let mut t = Table::new();
+        for (name, doc, values) in self.columns {
+            t.push(name, doc, values);
+        }
+        t
+    }
+}
+
+fn simulate<const R: usize, const NR: usize>(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    progress: &indicatif::ProgressBar,
+) -> Result<MethodOutput, SolverError>
+where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
+    let label = method.label.clone();
+    let fail = |message: String| SolverError::Other {
+        method: label.clone(),
+        message,
+    };
+    let mech_data = &cfg.mechanism;
+    let ideal = matches!(cfg.joint, Joint::Ideal);
+    let mut mech = Mechanism::<9, R, NR>::new(
+        mech_data.bodies(),
+        mech_data.constraints(ideal, cfg.drive),
+        method.formulation,
+    )
+    .map_err(|e| fail(e.to_string()))?;
+    mech.gravity = mech_data.gravity;
+    mech.baumgarte = method.baumgarte;
+    mech.timed = true;
+    if let Drive::Free { torque, .. } = cfg.drive {
+        mech.torques.push((0, torque));
+    }
+    if let Joint::Clearance(params) = cfg.joint {
+        mech.clearance.push(mech_data.clearance_joint(params));
+    }
+    let (phi0, omega0) = cfg.drive.initial();
+    let (q0, qd0) = mech_data.initial_state(phi0, omega0);
+    let mut y = [0.0f64; 18];
+    y[..9].copy_from_slice(&q0);
+    y[9..].copy_from_slice(&qd0);
+    progress.set_length(cfg.outputs as u64);
+
+    let mut samples = Samples::default();
+    let record = |samples: &mut Samples, t: f64, y: &[f64]| -> Result<(), SolverError> {
+        let (q, qd) = y.split_at(9);
+        let dynamics = mech
+            .dynamics(t, q, qd)
+            .ok_or_else(|| fail(format!("singular constraint Jacobian at t = {t}")))?;
+        samples.push("t", "time [s]", t);
+        samples.push("phi", "crank angle [rad]", q[2]);
+        samples.push("slider_x", "slider position along x [m]", q[6]);
+        samples.push("slider_v", "slider velocity [m/s]", qd[6]);
+        samples.push(
+            "slider_a",
+            "slider acceleration [m/s^2]",
+            dynamics.acceleration[6],
+        );
+        let torque = match cfg.drive {
+            // The drive's reaction on the crank: -lambda of the driving row (the last).
+            Drive::ConstantSpeed { .. } => -dynamics.lambda[R - 1],
+            Drive::Free { torque, .. } => torque,
+        };
+        samples.push("crank_torque", "torque on the crank: the driving constraint's reaction (constant speed) or the applied torque (free) [N m]", torque);
+        samples.push(
+            "energy",
+            "kinetic energy of the three bodies [J]",
+            mech.kinetic_energy(qd),
+        );
+        let c = mech.constraint_values(q, t);
+        samples.push(
+            "constraint_error",
+            "max |C| over the constraint equations (position drift) [m or rad]",
+            c.amax(),
+        );
+        let cd = mech.velocity_constraint(q, qd, t);
+        samples.push(
+            "velocity_constraint_error",
+            "max |C_q q' + C_t| (velocity drift) [m/s or rad/s]",
+            cd.amax(),
+        );
+        if let Some(j) = mech.clearance.first() {
+            let s = j.state(q, qd);
+            samples.push(
+                "journal_ex",
+                "eccentricity of the journal in the bearing, x [m]",
+                s.eccentricity.x,
+            );
+            samples.push(
+                "journal_ey",
+                "eccentricity of the journal in the bearing, y [m]",
+                s.eccentricity.y,
+            );
+            samples.push(
+                "penetration",
+                "penetration |e| - c (negative: free flight) [m]",
+                s.penetration,
+            );
+            samples.push(
+                "contact_force",
+                "normal contact force F_N [N]",
+                s.normal_force,
+            );
+            samples.push("friction_force", "friction force F_T [N]", s.friction_force);
+            samples.push(
+                "sliding_speed",
+                "tangential relative speed of the contact points [m/s]",
+                s.sliding_speed,
+            );
+            // Newton's third law: both bodies' contact forces and moments
+            // (about the origin) sum to zero.
+            let mut f = [0.0f64; 9];
+            j.add_forces(q, qd, &mut f);
+            let moment =
+                |k: usize| q[3 * k] * f[3 * k + 1] - q[3 * k + 1] * f[3 * k] + f[3 * k + 2];
+            let imbalance = (f[0] + f[3])
+                .abs()
+                .max((f[1] + f[4]).abs())
+                .max((moment(0) + moment(1)).abs() / mech_data.crank_length);
+            samples.push(
+                "contact_imbalance",
+                "|sum of the contact forces on both bodies| and |sum of their moments| / l1 [N]",
+                imbalance,
+            );
+        }
+        if !y.iter().all(|v| v.is_finite()) {
+            return Err(fail(format!("the state is not finite at t = {t}")));
+        }
+        Ok(())
+    };
+    record(&mut samples, 0.0, &y)?;
+    // The deepest penetration and the largest contact force over every
+    // accepted step (the samples could miss an impact's peak).
+    let extremes = std::cell::Cell::new((f64::NEG_INFINITY, 0.0f64));
+    let observe = |y: &[f64]| {
+        if let Some(j) = mech.clearance.first() {
+            let (q, qd) = y.split_at(9);
+            let s = j.state(q, qd);
+            let (d, f) = extremes.get();
+            extremes.set((d.max(s.penetration), f.max(s.normal_force)));
+        }
+    };
+    let mut steps = 0usize;
+    let mut rejected = 0usize;
+    let mut evaluations = 0usize;
+    match method.integrator {
+        Integrator::Rk4 | Integrator::Dopri5Fixed => {
+            let per_output = (cfg.output_interval / cfg.dt).round() as usize;
+            let total = per_output * cfg.outputs;
+            let h = cfg.t_end / total as f64;
+            let mut rk4 = Rk4::new(18);
+            let mut dp = Dopri5::new(18);
+            for k in 0..total {
+                let t = k as f64 * h;
+                match method.integrator {
+                    Integrator::Rk4 => {
+                        rk4.step(&mech, t, h, &mut y);
+                        evaluations += 4;
+                    }
+                    _ => {
+                        dp.step(&mech, t, h, &mut y);
+                    }
+                }
+                let (q, qd) = y.split_at(9);
+                if mech.accept(q, qd) {
+                    dp.reset();
+                }
+                observe(&y);
+                steps += 1;
+                if !y.iter().all(|v| v.is_finite()) {
+                    return Err(fail(format!("the state is not finite at t = {}", t + h)));
+                }
+                if (k + 1) % per_output == 0 {
+                    record(&mut samples, (k + 1) as f64 * h, &y)?;
+                    progress.inc(1);
+                }
+            }
+            if method.integrator == Integrator::Dopri5Fixed {
+                evaluations = dp.stats.evaluations;
+            }
+        }
+        Integrator::Dopri5 => {
+            let mut dp = Dopri5::new(18);
+            let tol = Tolerances {
+                rtol: cfg.tolerance,
+                atol: cfg.tolerance,
+            };
+            let times: Vec<f64> = (1..=cfg.outputs)
+                .map(|k| k as f64 * cfg.output_interval)
+                .collect();
+            let mut failure = None;
+            let mut on_output = |t: f64, y: &[f64]| {
+                if failure.is_none()
+                    && let Err(e) = record(&mut samples, t, y)
+                {
+                    failure = Some(e);
+                }
+                progress.inc(1);
+            };
+            let mut on_accept = |_t: f64, y: &[f64]| {
+                let (q, qd) = y.split_at(9);
+                observe(y);
+                mech.accept(q, qd)
+            };
+            dp.integrate(
+                &mech,
+                0.0,
+                cfg.t_end,
+                &mut y,
+                cfg.dt,
+                tol,
+                cfg.max_steps,
+                &times,
+                &mut on_output,
+                &mut on_accept,
+            )
+            .map_err(|e| fail(e.to_string()))?;
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            steps = dp.stats.accepted;
+            rejected = dp.stats.rejected;
+            evaluations = dp.stats.evaluations;
+        }
+    }
+    let work = mech.work();
+    // Each timed evaluation carries two timer pairs (the whole and the
+    // constraint part); subtract their cost.
+    let overhead = timer_overhead_ns();
+    let constraint = (work.constraint_ns as f64 - overhead * work.evaluations as f64).max(0.0);
+    let total = (work.total_ns as f64 - 2.0 * overhead * work.evaluations as f64).max(1.0);
+    // The constraint share is a measured time: it goes to timings.csv as a
+    // stat, never into the (reproducible) summary.
+    let mut scalars = vec![Scalar::new("steps", steps as f64, "accepted time steps")];
+    let peak = |name: &str| {
+        samples
+            .values(name)
+            .iter()
+            .fold(0.0f64, |m, v| m.max(v.abs()))
+    };
+    scalars.push(Scalar::new(
+        "max_constraint_error",
+        peak("constraint_error"),
+        "max over the samples of max |C| [m or rad]",
+    ));
+    scalars.push(Scalar::new(
+        "max_velocity_constraint_error",
+        peak("velocity_constraint_error"),
+        "max over the samples of max |C_q q' + C_t| [m/s or rad/s]",
+    ));
+    let drift = samples.values("constraint_error");
+    let tenth = (drift.len() / 10).max(1);
+    let early = drift[..tenth].iter().fold(0.0f64, |m, v| m.max(*v));
+    let late = drift[drift.len() - tenth..]
+        .iter()
+        .fold(0.0f64, |m, v| m.max(*v));
+    scalars.push(Scalar::new(
+        "late_constraint_error",
+        late,
+        "max |C| over the last tenth of the samples [m or rad]",
+    ));
+    scalars.push(Scalar::new("drift_growth", late / early.max(1e-300), "max |C| over the last tenth of the run over that over the first tenth [-]: above 1 the drift grows"));
+    let energy = samples.values("energy");
+    if let Drive::Free { torque, .. } = cfg.drive
+        && torque == 0.0
+        && let Some(&e0) = energy.first()
+    {
+        let worst = energy.iter().fold(0.0f64, |m, e| m.max((e - e0).abs()));
+        scalars.push(Scalar::new("energy_drift", worst / e0, "max |E - E(0)| / E(0) of the kinetic energy (free crank, no torque, no friction or damping) [-]"));
+    }
+    scalars.push(Scalar::new(
+        "peak_slider_a",
+        peak("slider_a"),
+        "max |slider acceleration| [m/s^2]",
+    ));
+    scalars.push(Scalar::new(
+        "peak_torque",
+        peak("crank_torque"),
+        "max |crank torque| [N m]",
+    ));
+    if let Joint::Clearance(params) = cfg.joint {
+        let (depth, force) = extremes.get();
+        scalars.push(Scalar::new(
+            "peak_contact_force",
+            force,
+            "max normal contact force over the accepted steps [N]",
+        ));
+        scalars.push(Scalar::new(
+            "max_penetration",
+            depth,
+            "max penetration |e| - c over the accepted steps [m]",
+        ));
+        scalars.push(Scalar::new(
+            "hertz_penetration",
+            (force / params.stiffness).powf(2.0 / 3.0),
+            "(peak force / K)^(2/3): the deepest penetration the Hertz law allows at the peak force (at the deepest point delta' = 0, so F = K delta^1.5) [m]",
+        ));
+        scalars.push(Scalar::new(
+            "penetration_ratio",
+            depth / (force / params.stiffness).powf(2.0 / 3.0).max(1e-300),
+            "max_penetration / hertz_penetration [-]: at most 1",
+        ));
+        scalars.push(Scalar::new(
+            "max_contact_imbalance",
+            peak("contact_imbalance") / force.max(1e-300),
+            "max over the samples of the contact forces' imbalance over the peak force [-]",
+        ));
+    }
+    Ok(MethodOutput {
+        series: samples.table(),
+        tables: Vec::new(),
+        scalars,
+        counters: vec![
+            ("steps".into(), steps as f64),
+            ("rejected_steps".into(), rejected as f64),
+            ("rhs_evaluations".into(), evaluations as f64),
+        ],
+        stats: vec![("constraint_share".into(), constraint / total)],
+    })
+}

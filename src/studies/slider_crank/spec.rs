@@ -1,0 +1,582 @@
+//! The `slider-crank` spec: TOML structs (unknown keys rejected) and their
+//! validation into a typed [`CaseConfig`]. The keys `mechanism.*`,
+//! `drive.omega`, `drive.phi0`, `joint.model`, `integrator.method`,
+//! `integrator.formulation`, `integrator.dt` and `integrator.t_end` are
+//! fixed (ARCHITECTURE.md); the others are this kind's (every key in
+//! experiments/README.md).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::error::InputError;
+use crate::harness::table::Table;
+use crate::models::slider_crank::{Drive, JournalBearingParams, SliderCrank};
+use crate::multibody::{Baumgarte, Body, Formulation, hertz_stiffness};
+
+/// The integration methods of this kind.
+pub const METHODS: [&str; 3] = ["rk4", "dopri5", "dopri5-fixed"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CaseToml {
+    mechanism: MechanismToml,
+    drive: DriveToml,
+    joint: JointToml,
+    integrator: IntegratorToml,
+    #[serde(default)]
+    peer: Option<PeerToml>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MechanismToml {
+    crank_length: f64,
+    rod_length: f64,
+    crank_mass: f64,
+    crank_inertia: f64,
+    rod_mass: f64,
+    rod_inertia: f64,
+    slider_mass: f64,
+    #[serde(default)]
+    slider_inertia: Option<f64>,
+    #[serde(default)]
+    gravity: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DriveToml {
+    omega: f64,
+    #[serde(default)]
+    phi0: f64,
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    torque: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JointToml {
+    model: String,
+    #[serde(default)]
+    bearing_radius: Option<f64>,
+    #[serde(default)]
+    clearance: Option<f64>,
+    #[serde(default)]
+    stiffness: Option<f64>,
+    #[serde(default)]
+    youngs_modulus: Option<f64>,
+    #[serde(default)]
+    poisson: Option<f64>,
+    #[serde(default)]
+    restitution: Option<f64>,
+    #[serde(default)]
+    friction: Option<f64>,
+    #[serde(default)]
+    friction_speed: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IntegratorToml {
+    method: String,
+    #[serde(default)]
+    formulation: Option<String>,
+    dt: f64,
+    t_end: f64,
+    #[serde(default)]
+    tolerance: Option<f64>,
+    #[serde(default)]
+    output_interval: Option<f64>,
+    #[serde(default)]
+    baumgarte_alpha: Option<f64>,
+    #[serde(default)]
+    baumgarte_beta: Option<f64>,
+    #[serde(default)]
+    max_steps: Option<usize>,
+    #[serde(default)]
+    variant: Vec<VariantToml>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantToml {
+    method: String,
+    #[serde(default)]
+    formulation: Option<String>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    baumgarte_alpha: Option<f64>,
+    #[serde(default)]
+    baumgarte_beta: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PeerToml {
+    file: String,
+    #[serde(default)]
+    label: Option<String>,
+}
+
+/// The integrator of a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integrator {
+    /// Classical Runge-Kutta, fixed step dt.
+    Rk4,
+    /// Dormand-Prince 5(4) with error control (initial step dt).
+    Dopri5,
+    /// Dormand-Prince 5 with the fixed step dt (for its order).
+    Dopri5Fixed,
+}
+
+impl Integrator {
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Integrator::Rk4 => "rk4",
+            Integrator::Dopri5 => "dopri5",
+            Integrator::Dopri5Fixed => "dopri5-fixed",
+        }
+    }
+}
+
+/// One method of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodConfig {
+    /// Label (file infix, timings row).
+    pub label: String,
+    /// The integrator.
+    pub integrator: Integrator,
+    /// Eq. (1) or eq. (4).
+    pub formulation: Formulation,
+    /// Drift stabilisation.
+    pub baumgarte: Baumgarte,
+}
+
+impl MethodConfig {
+    /// The method's name: `<integrator>` (the formulation is in the label).
+    pub fn method_name(&self) -> &'static str {
+        self.integrator.name()
+    }
+}
+
+/// The crank-rod joint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Joint {
+    /// A kinematic revolute joint.
+    Ideal,
+    /// Contact forces between journal and bearing.
+    Clearance(JournalBearingParams),
+}
+
+/// A validated case.
+#[derive(Debug, Clone)]
+pub struct CaseConfig {
+    /// The mechanism.
+    pub mechanism: SliderCrank,
+    /// The drive.
+    pub drive: Drive,
+    /// The crank-rod joint.
+    pub joint: Joint,
+    /// The methods (first: `integrator.*`, then the variants).
+    pub methods: Vec<MethodConfig>,
+    /// Step (initial step of the adaptive method) [s].
+    pub dt: f64,
+    /// Final time [s].
+    pub t_end: f64,
+    /// Error-control tolerance of `dopri5` (rtol = atol).
+    pub tolerance: f64,
+    /// Output times every this many seconds.
+    pub output_interval: f64,
+    /// Number of output intervals.
+    pub outputs: usize,
+    /// Bound on the steps of a run (accepted + rejected).
+    pub max_steps: usize,
+    /// A peer tool's work-precision file (label, table).
+    pub peer: Option<(String, Arc<Table>)>,
+}
+
+/// Validation context: file and study for error messages.
+pub(crate) struct Ctx<'a> {
+    pub file: &'a Path,
+    pub study: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(
+        &self,
+        key: &str,
+        value: impl std::fmt::Display,
+        expected: impl Into<String>,
+    ) -> InputError {
+        InputError::value(
+            self.file,
+            self.study,
+            format!("study.{key}"),
+            value,
+            expected,
+        )
+    }
+
+    fn positive(&self, key: &str, v: f64) -> Result<f64, InputError> {
+        if v.is_finite() && v > 0.0 {
+            Ok(v)
+        } else {
+            Err(self.err(key, v, "a finite number > 0"))
+        }
+    }
+
+    fn finite(&self, key: &str, v: f64) -> Result<f64, InputError> {
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(self.err(key, v, "a finite number"))
+        }
+    }
+}
+
+fn formulation(ctx: &Ctx, key: &str, name: Option<&str>) -> Result<Formulation, InputError> {
+    match name.unwrap_or("eliminated") {
+        "eliminated" => Ok(Formulation::Eliminated),
+        "augmented" => Ok(Formulation::Augmented),
+        other => Err(ctx.err(
+            key,
+            format!("\"{other}\""),
+            "\"eliminated\" (eq. (4): the multipliers eliminated) or \"augmented\" (eq. (1))",
+        )),
+    }
+}
+
+fn integrator(ctx: &Ctx, key: &str, name: &str) -> Result<Integrator, InputError> {
+    match name {
+        "rk4" => Ok(Integrator::Rk4),
+        "dopri5" => Ok(Integrator::Dopri5),
+        "dopri5-fixed" => Ok(Integrator::Dopri5Fixed),
+        other => Err(ctx.err(
+            key,
+            format!("\"{other}\""),
+            format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+        )),
+    }
+}
+
+fn baumgarte(
+    ctx: &Ctx,
+    at: &str,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    default: Baumgarte,
+) -> Result<Baumgarte, InputError> {
+    let check = |k: &str, v: Option<f64>, d: f64| -> Result<f64, InputError> {
+        match v {
+            None => Ok(d),
+            Some(v) if v.is_finite() && v >= 0.0 => Ok(v),
+            Some(v) => Err(ctx.err(&format!("{at}.{k}"), v, "a finite number >= 0 [1/s]")),
+        }
+    };
+    Ok(Baumgarte {
+        alpha: check("baumgarte_alpha", alpha, default.alpha)?,
+        beta: check("baumgarte_beta", beta, default.beta)?,
+    })
+}
+
+/// Parses and validates one case table.
+pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
+    let raw: CaseToml = crate::harness::spec::deserialize_at(
+        ctx.file,
+        Some(ctx.study),
+        "study",
+        toml::Value::Table(table),
+    )?;
+    let m = &raw.mechanism;
+    let l1 = ctx.positive("mechanism.crank_length", m.crank_length)?;
+    let l2 = ctx.positive("mechanism.rod_length", m.rod_length)?;
+    if l2 <= l1 {
+        return Err(ctx.err(
+            "mechanism.rod_length",
+            l2,
+            format!("a length > crank_length = {l1} m (the slider must reach every crank angle)"),
+        ));
+    }
+    let slider_mass = ctx.positive("mechanism.slider_mass", m.slider_mass)?;
+    let mechanism = SliderCrank {
+        crank_length: l1,
+        rod_length: l2,
+        crank: Body {
+            mass: ctx.positive("mechanism.crank_mass", m.crank_mass)?,
+            inertia: ctx.positive("mechanism.crank_inertia", m.crank_inertia)?,
+        },
+        rod: Body {
+            mass: ctx.positive("mechanism.rod_mass", m.rod_mass)?,
+            inertia: ctx.positive("mechanism.rod_inertia", m.rod_inertia)?,
+        },
+        slider: Body {
+            mass: slider_mass,
+            inertia: match m.slider_inertia {
+                None => slider_mass * 1e-4,
+                Some(j) => ctx.positive("mechanism.slider_inertia", j)?,
+            },
+        },
+        gravity: ctx.finite("mechanism.gravity", m.gravity)?,
+    };
+    let d = &raw.drive;
+    let omega = ctx.finite("drive.omega", d.omega)?;
+    let phi0 = ctx.finite("drive.phi0", d.phi0)?;
+    let drive = match d.mode.as_deref().unwrap_or("constant-speed") {
+        "constant-speed" => {
+            if let Some(t) = d.torque {
+                return Err(ctx.err(
+                    "drive.torque",
+                    t,
+                    "no torque with mode = \"constant-speed\" (the driving constraint sets the motion); use mode = \"free\"",
+                ));
+            }
+            Drive::ConstantSpeed { phi0, omega }
+        }
+        "free" => Drive::Free {
+            phi0,
+            omega0: omega,
+            torque: ctx.finite("drive.torque", d.torque.unwrap_or(0.0))?,
+        },
+        other => {
+            return Err(ctx.err(
+                "drive.mode",
+                format!("\"{other}\""),
+                "\"constant-speed\" (phi = phi0 + omega t) or \"free\" (initial speed omega, applied torque)",
+            ));
+        }
+    };
+    let joint = parse_joint(ctx, &raw.joint)?;
+    let integ = &raw.integrator;
+    let dt = ctx.positive("integrator.dt", integ.dt)?;
+    let t_end = ctx.positive("integrator.t_end", integ.t_end)?;
+    if t_end < dt {
+        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
+    }
+    let tolerance = match integ.tolerance {
+        None => 1e-8,
+        Some(t) if t.is_finite() && t > 0.0 && t < 1.0 => t,
+        Some(t) => {
+            return Err(ctx.err(
+                "integrator.tolerance",
+                t,
+                "a number in (0, 1): rtol = atol of dopri5's error control",
+            ));
+        }
+    };
+    let default_baumgarte = baumgarte(
+        ctx,
+        "integrator",
+        integ.baumgarte_alpha,
+        integ.baumgarte_beta,
+        Baumgarte::default(),
+    )?;
+    let mut methods = vec![MethodConfig {
+        label: String::new(),
+        integrator: integrator(ctx, "integrator.method", &integ.method)?,
+        formulation: formulation(ctx, "integrator.formulation", integ.formulation.as_deref())?,
+        baumgarte: default_baumgarte,
+    }];
+    for (i, v) in integ.variant.iter().enumerate() {
+        let at = format!("integrator.variant[{i}]");
+        methods.push(MethodConfig {
+            label: v.label.clone().unwrap_or_default(),
+            integrator: integrator(ctx, &format!("{at}.method"), &v.method)?,
+            formulation: formulation(ctx, &format!("{at}.formulation"), v.formulation.as_deref())?,
+            baumgarte: baumgarte(
+                ctx,
+                &at,
+                v.baumgarte_alpha,
+                v.baumgarte_beta,
+                default_baumgarte,
+            )?,
+        });
+    }
+    for (i, method) in methods.iter_mut().enumerate() {
+        if method.label.is_empty() {
+            let formulation = match method.formulation {
+                Formulation::Eliminated => "eliminated",
+                Formulation::Augmented => "augmented",
+            };
+            method.label = format!("{}-{formulation}", method.integrator.name());
+        }
+        let key = if i == 0 {
+            "integrator.method".to_string()
+        } else {
+            format!("integrator.variant[{}].label", i - 1)
+        };
+        let valid = method
+            .label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid || method.label == "exact" {
+            return Err(ctx.err(
+                &key,
+                format!("\"{}\"", method.label),
+                "letters, digits, '-' and '_' (it names <case>.<label>.csv); not \"exact\"",
+            ));
+        }
+    }
+    for i in 1..methods.len() {
+        if methods[..i].iter().any(|m| m.label == methods[i].label) {
+            return Err(ctx.err(
+                &format!("integrator.variant[{}].label", i - 1),
+                format!("\"{}\"", methods[i].label),
+                "a label no other method of the case has",
+            ));
+        }
+    }
+    let output_interval = match integ.output_interval {
+        None => (1e-4f64).min(t_end),
+        Some(h) => ctx.positive("integrator.output_interval", h)?,
+    };
+    let outputs = (t_end / output_interval).round();
+    if (outputs * output_interval - t_end).abs() > 1e-9 * t_end || !(1.0..=1e7).contains(&outputs) {
+        return Err(ctx.err(
+            "integrator.output_interval",
+            output_interval,
+            format!("a divisor of t_end = {t_end} s (at most 1e7 outputs)"),
+        ));
+    }
+    let fixed = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
+    let per_output = output_interval / dt;
+    if fixed
+        && (per_output.round() < 1.0 || (per_output - per_output.round()).abs() > 1e-9 * per_output)
+    {
+        return Err(ctx.err(
+            "integrator.output_interval",
+            output_interval,
+            format!(
+                "an integer multiple of dt = {dt} s (the fixed-step methods sample their steps)"
+            ),
+        ));
+    }
+    let max_steps = match integ.max_steps {
+        None => 10_000_000,
+        Some(0) => {
+            return Err(ctx.err("integrator.max_steps", 0, "an integer >= 1"));
+        }
+        Some(k) => k,
+    };
+    if fixed && t_end / dt > max_steps as f64 {
+        return Err(ctx.err(
+            "integrator.dt",
+            dt,
+            format!("a step that reaches t_end = {t_end} s within max_steps = {max_steps} steps"),
+        ));
+    }
+    let peer = match &raw.peer {
+        None => None,
+        Some(p) => {
+            let path = ctx.file.parent().unwrap_or(Path::new(".")).join(&p.file);
+            let table = crate::harness::reference::read_csv(&path)
+                .map_err(|m| ctx.err("peer.file", format!("\"{}\"", p.file), m))?;
+            for column in ["cpu_s", "max_error_v"] {
+                if table.column(column).is_none() {
+                    return Err(ctx.err(
+                        "peer.file",
+                        format!("\"{}\"", p.file),
+                        format!("a work-precision CSV with columns `cpu_s` and `max_error_v`; `{column}` is missing"),
+                    ));
+                }
+            }
+            Some((
+                p.label.clone().unwrap_or_else(|| "peer".into()),
+                Arc::new(table),
+            ))
+        }
+    };
+    Ok(CaseConfig {
+        mechanism,
+        drive,
+        joint,
+        methods,
+        dt,
+        t_end,
+        tolerance,
+        output_interval,
+        outputs: outputs as usize,
+        max_steps,
+        peer,
+    })
+}
+
+fn parse_joint(ctx: &Ctx, j: &JointToml) -> Result<Joint, InputError> {
+    match j.model.as_str() {
+        "ideal" => {
+            // The contact keys may stand beside model = "ideal" (a sweep over
+            // the model shares them); they are validated and not used.
+            parse_contact(ctx, j)?;
+            Ok(Joint::Ideal)
+        }
+        "clearance" => parse_contact(ctx, j).map(Joint::Clearance),
+        other => Err(ctx.err(
+            "joint.model",
+            format!("\"{other}\""),
+            "\"ideal\" (kinematic revolute joint) or \"clearance\" (journal-bearing contact forces)",
+        )),
+    }
+}
+
+/// The journal-bearing data of `[study.joint]` (defaults: the
+/// Lopez-Lombardero et al. 2024 set: R = 10 mm, c = 0.05 mm, steel).
+fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, InputError> {
+    let bearing = ctx.positive("joint.bearing_radius", j.bearing_radius.unwrap_or(0.010))?;
+    let c = j.clearance.unwrap_or(5e-5);
+    if !(c.is_finite() && c >= 0.0 && c < bearing) {
+        return Err(ctx.err(
+            "joint.clearance",
+            c,
+            format!("a clearance R - r in [0, bearing_radius = {bearing}) m"),
+        ));
+    }
+    let e = ctx.positive("joint.youngs_modulus", j.youngs_modulus.unwrap_or(2.07e11))?;
+    let nu = j.poisson.unwrap_or(0.3);
+    if !(nu.is_finite() && (0.0..0.5).contains(&nu)) {
+        return Err(ctx.err("joint.poisson", nu, "a Poisson ratio in [0, 0.5)"));
+    }
+    let stiffness = match j.stiffness {
+        Some(k) => ctx.positive("joint.stiffness", k)?,
+        None if c > 0.0 => hertz_stiffness(bearing, bearing - c, e, nu),
+        None => {
+            return Err(ctx.missing_stiffness());
+        }
+    };
+    let restitution = j.restitution.unwrap_or(0.9);
+    if !(restitution.is_finite() && restitution > 0.0 && restitution <= 1.0) {
+        return Err(ctx.err(
+            "joint.restitution",
+            restitution,
+            "a coefficient of restitution in (0, 1]",
+        ));
+    }
+    let friction = j.friction.unwrap_or(0.02);
+    if !(friction.is_finite() && friction >= 0.0) {
+        return Err(ctx.err("joint.friction", friction, "a friction coefficient >= 0"));
+    }
+    Ok(JournalBearingParams {
+        journal_radius: bearing - c,
+        bearing_radius: bearing,
+        stiffness,
+        restitution,
+        friction,
+        friction_speed: ctx.positive("joint.friction_speed", j.friction_speed.unwrap_or(1e-4))?,
+    })
+}
+
+impl Ctx<'_> {
+    fn missing_stiffness(&self) -> InputError {
+        InputError::Key {
+            file: self.file.to_path_buf(),
+            study: Some(self.study.to_string()),
+            key: "study.joint.stiffness".into(),
+            value: None,
+            expected: "a contact stiffness [N/m^1.5] when clearance = 0 (the Hertz formula divides by R - r)".into(),
+        }
+    }
+}

@@ -1,0 +1,519 @@
+//! Study-level results of a slider-crank study: the kinematics against
+//! the crank angle (with the exact kinematics), the journal's orbit, the
+//! contact force and the driving torque; a table of peaks per case; the
+//! slope of the adaptive method's error against its tolerance; the rate at
+//! which the clearance joint approaches the ideal one; the cost of the
+//! two joint formulations at equal accuracy; a peer tool at equal accuracy.
+
+use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
+use crate::harness::sweep::{equal_accuracy_speedups, orders};
+use crate::harness::timing::median;
+use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint};
+
+pub(super) fn summarize(
+    configs: &[CaseConfig],
+    sweep_keys: &[String],
+    cases: &[CaseOutput],
+) -> StudySummary {
+    let mut summary = StudySummary::default();
+    let all: Vec<(&CaseConfig, &CaseOutput)> = configs.iter().zip(cases).collect();
+    let swept = |key: &str| sweep_keys.iter().any(|k| k == key);
+    tolerance_slopes(&mut summary, &all, sweep_keys);
+    let clearances: std::collections::BTreeSet<u64> = cases
+        .iter()
+        .filter_map(|c| c.scalar("clearance"))
+        .map(f64::to_bits)
+        .collect();
+    if swept("joint.clearance") && clearances.len() >= 3 {
+        clearance_orders(&mut summary, &all, sweep_keys);
+    }
+    if swept("joint.model") {
+        joint_models(&mut summary, &all);
+    }
+    peer(&mut summary, &all);
+    let imperfect = all
+        .iter()
+        .any(|(c, _)| matches!(c.joint, Joint::Clearance(_)));
+    if imperfect && (swept("joint.friction") || swept("drive.omega") || swept("joint.clearance")) {
+        peaks(&mut summary, &all);
+    }
+    curves(&mut summary, &all, sweep_keys);
+    summary
+}
+
+/// The first successful method output of a case.
+fn first(o: &CaseOutput) -> Option<(&str, &MethodOutput)> {
+    o.methods
+        .iter()
+        .find_map(|m| Some((m.label(), m.output()?)))
+}
+
+/// The group of a case: its coordinates but those in `except`.
+fn group(o: &CaseOutput, except: &[&str]) -> String {
+    o.coords
+        .iter()
+        .filter(|c| !except.contains(&c.key.as_str()))
+        .map(|c| format!("{}={}", c.label, c.value_text()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Per adaptive method and group: the least-squares slope of log(velocity
+/// error) against log(tolerance).
+fn tolerance_slopes(
+    summary: &mut StudySummary,
+    all: &[(&CaseConfig, &CaseOutput)],
+    keys: &[String],
+) {
+    if !keys.iter().any(|k| k == "integrator.tolerance") {
+        return;
+    }
+    let mut lines: Vec<(String, String, Vec<f64>, Vec<f64>)> = Vec::new();
+    for (cfg, o) in all {
+        let g = group(o, &["integrator.tolerance", "integrator.dt"]);
+        for (m, plan) in o.methods.iter().zip(&cfg.methods) {
+            if plan.integrator != Integrator::Dopri5 {
+                continue;
+            }
+            let Some(e) = m.output().and_then(|out| out.scalar("max_error_v")) else {
+                continue;
+            };
+            match lines.iter_mut().find(|l| l.0 == m.label() && l.1 == g) {
+                Some(l) => {
+                    l.2.push(cfg.tolerance);
+                    l.3.push(e);
+                }
+                None => lines.push((
+                    m.label().to_string(),
+                    g.clone(),
+                    vec![cfg.tolerance],
+                    vec![e],
+                )),
+            }
+        }
+    }
+    for (label, g, tol, err) in lines {
+        if let Some((slope, _)) = orders(&tol, &err) {
+            summary.scalars.push(StudyScalar {
+                scalar: Scalar::new(
+                    "tolerance_slope",
+                    slope,
+                    format!("least-squares slope of log(max_error_v) against log(tolerance), {label}: 1 when the error tracks the tolerance"),
+                ),
+                method: Some(label),
+                group: g,
+            });
+        }
+    }
+}
+
+/// Per method and group: the slope of log(velocity error against the exact
+/// kinematics) against log(clearance).
+fn clearance_orders(
+    summary: &mut StudySummary,
+    all: &[(&CaseConfig, &CaseOutput)],
+    keys: &[String],
+) {
+    let mut lines: Vec<(String, String, Vec<f64>, Vec<f64>)> = Vec::new();
+    let paired: Vec<&str> = keys
+        .iter()
+        .filter(|k| k.starts_with("joint."))
+        .map(String::as_str)
+        .collect();
+    for (_, o) in all {
+        let Some(c) = o.scalar("clearance") else {
+            continue;
+        };
+        let g = group(o, &paired);
+        for m in &o.methods {
+            let Some(e) = m.output().and_then(|out| out.scalar("max_error_v")) else {
+                continue;
+            };
+            match lines.iter_mut().find(|l| l.0 == m.label() && l.1 == g) {
+                Some(l) => {
+                    l.2.push(c);
+                    l.3.push(e);
+                }
+                None => lines.push((m.label().to_string(), g.clone(), vec![c], vec![e])),
+            }
+        }
+    }
+    let mut series = Vec::new();
+    for (label, g, c, e) in lines {
+        if let Some((order, _)) = orders(&c, &e) {
+            summary.scalars.push(StudyScalar {
+                scalar: Scalar::new(
+                    "clearance_order",
+                    order,
+                    format!("least-squares slope of log(max_error_v) against log(clearance), {label}: the rate at which the contact joint approaches the ideal one"),
+                ),
+                method: Some(label.clone()),
+                group: g,
+            });
+            let mut pts: Vec<(f64, f64)> = c.into_iter().zip(e).collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (c, e): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+            series.push(Series::new(
+                format!("{label} (slope {order:.2})"),
+                &c,
+                &e,
+                Style::LineMarkers,
+            ));
+        }
+    }
+    summary.figures.push(Figure {
+        name: "clearance-convergence".into(),
+        title: "The clearance joint approaches the ideal joint".into(),
+        x: Axis::log("radial clearance c = R - r [m]"),
+        y: Axis::log("max |slider velocity - exact ideal kinematics| [m/s]"),
+        series,
+        caption: "Slider-velocity error of the clearance-joint model against the exact kinematics of the ideal mechanism, as the clearance shrinks and the contact stiffness (Hertz, K ~ (R r / (R - r))^1/2) grows; the least-squares slope is in the legend.".into(),
+    });
+}
+
+/// The kinematic and the contact joint at equal accuracy, per method: the
+/// CPU time of the contact model over the kinematic one.
+fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
+    let mut labels: Vec<String> = Vec::new();
+    for (_, o) in all {
+        for m in &o.methods {
+            if !labels.iter().any(|l| l == m.label()) {
+                labels.push(m.label().to_string());
+            }
+        }
+    }
+    for label in labels {
+        let curve = |ideal: bool| -> Vec<(f64, f64)> {
+            all.iter()
+                .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
+                .filter_map(|(_, o)| {
+                    let m = o.method(&label)?;
+                    Some((m.output()?.scalar("max_error_v")?, m.timing()?.cpu_s))
+                })
+                .collect()
+        };
+        let shares = |ideal: bool| -> Vec<f64> {
+            all.iter()
+                .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
+                .filter_map(|(_, o)| o.method(&label)?.timing()?.stat("constraint_share"))
+                .collect()
+        };
+        let ratio = equal_accuracy_speedups(&curve(false), &curve(true));
+        let (si, sc) = (median(&shares(true)), median(&shares(false)));
+        if ratio.is_empty() {
+            summary.notes.push(format!(
+                "{label}: the kinematic and the contact joint reach no common velocity error; C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time.",
+                100.0 * si,
+                100.0 * sc
+            ));
+            continue;
+        }
+        let r: Vec<f64> = ratio.iter().map(|p| p.1).collect();
+        summary.notes.push(format!(
+            "{label}: at equal slider-velocity error ({} error levels from {:.3e} to {:.3e} m/s) the contact joint costs {:.3}x the CPU time of the kinematic joint (median; range {:.3}x to {:.3}x); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time (median over the cases).",
+            r.len(),
+            ratio[0].0,
+            ratio[ratio.len() - 1].0,
+            median(&r),
+            r.iter().copied().fold(f64::INFINITY, f64::min),
+            r.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            100.0 * si,
+            100.0 * sc
+        ));
+    }
+}
+
+/// Each method against a peer tool's work-precision curve (cases with the
+/// ideal joint and a peer file): CPU time of the peer over the method's at
+/// equal slider-velocity error, and the curves in one figure.
+fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
+    let Some((name, table)) = all.iter().find_map(|(c, _)| c.peer.clone()) else {
+        return;
+    };
+    let (Some(cpu), Some(err)) = (table.values("cpu_s"), table.values("max_error_v")) else {
+        return;
+    };
+    let peer_curve: Vec<(f64, f64)> = err.iter().copied().zip(cpu.iter().copied()).collect();
+    let mut series = vec![Series::new(
+        format!("{name} (peer, same machine)"),
+        cpu,
+        err,
+        Style::LineMarkers,
+    )];
+    let mut labels: Vec<String> = Vec::new();
+    for (_, o) in all {
+        for m in &o.methods {
+            if !labels.iter().any(|l| l == m.label()) {
+                labels.push(m.label().to_string());
+            }
+        }
+    }
+    for label in labels {
+        let mut pts: Vec<(f64, f64)> = all
+            .iter()
+            .filter(|(c, _)| matches!(c.joint, Joint::Ideal))
+            .filter_map(|(_, o)| {
+                let m = o.method(&label)?;
+                Some((m.output()?.scalar("max_error_v")?, m.timing()?.cpu_s))
+            })
+            .collect();
+        if pts.is_empty() {
+            continue;
+        }
+        pts.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (e, c): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
+        series.push(Series::new(label.clone(), &c, &e, Style::LineMarkers));
+        let at = equal_accuracy_speedups(&peer_curve, &pts);
+        if at.is_empty() {
+            summary.notes.push(format!(
+                "{label} and {name} reach no common slider-velocity error."
+            ));
+            continue;
+        }
+        let r: Vec<f64> = at.iter().map(|p| p.1).collect();
+        summary.notes.push(format!(
+            "{label} is {:.3}x faster than {name} at equal slider-velocity error (median over {} levels from {:.3e} to {:.3e} m/s; range {:.3}x to {:.3}x; {name}'s times from its SOURCE.md run on this machine).",
+            median(&r),
+            r.len(),
+            at[0].0,
+            at[at.len() - 1].0,
+            r.iter().copied().fold(f64::INFINITY, f64::min),
+            r.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        ));
+    }
+    summary.figures.push(Figure {
+        name: "peer-work-precision".into(),
+        title: format!("Slider-velocity error against CPU time, with {name}"),
+        x: Axis::log("CPU time of the run [s]"),
+        y: Axis::log("max |slider velocity - exact| [m/s]"),
+        series,
+        caption: format!("The ideal slider-crank driven at constant speed: this harness's methods (every step or tolerance of the sweep) and the peer {name} at fixed steps (its own script and SOURCE.md, same machine)."),
+    });
+}
+
+/// Peak slider acceleration, contact force and torque of every case (the
+/// first method), as study scalars grouped by case: the table of peaks.
+fn peaks(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
+    for (_, o) in all {
+        let Some((label, out)) = first(o) else {
+            continue;
+        };
+        for (name, doc) in [
+            ("peak_slider_a", "max |slider acceleration| [m/s^2]"),
+            (
+                "peak_contact_force",
+                "max normal contact force in the clearance joint [N]",
+            ),
+            ("peak_torque", "max |driving torque| [N m]"),
+        ] {
+            if let Some(v) = out.scalar(name) {
+                summary.scalars.push(StudyScalar {
+                    scalar: Scalar::new(name, v, doc),
+                    method: Some(label.to_string()),
+                    group: o.name.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// The last revolution of a series against the crank angle in degrees.
+fn last_revolution(out: &MethodOutput, column: &str) -> (Vec<f64>, Vec<f64>) {
+    let (Some(phi), Some(y)) = (out.series.values("phi"), out.series.values(column)) else {
+        return (Vec::new(), Vec::new());
+    };
+    let Some(&end) = phi.last() else {
+        return (Vec::new(), Vec::new());
+    };
+    let start = end - std::f64::consts::TAU;
+    let mut pts: Vec<(f64, f64)> = phi
+        .iter()
+        .zip(y)
+        .filter(|(p, _)| **p >= start)
+        .map(|(p, v)| (p.rem_euclid(std::f64::consts::TAU).to_degrees(), *v))
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    pts.into_iter().unzip()
+}
+
+/// The value text of a case's coordinate `key`, or "".
+fn coord_text(o: &CaseOutput, key: &str) -> String {
+    o.coord(key).map(|c| c.value_text()).unwrap_or_default()
+}
+
+/// Kinematics, contact force and torque against the crank angle, one
+/// figure per crank speed (when swept) with one line per case (the finest
+/// step of each group, its first method) and the exact kinematics of the
+/// ideal mechanism; the journal's orbit, one figure per crank speed and
+/// clearance.
+fn curves(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)], keys: &[String]) {
+    let cost = ["integrator.dt", "integrator.tolerance"];
+    // One case per value of the non-cost keys: the finest of each group.
+    let mut shown: Vec<(&CaseConfig, &CaseOutput)> = Vec::new();
+    for &(cfg, o) in all {
+        let g = group(o, &cost);
+        match shown.iter_mut().find(|(_, s)| group(s, &cost) == g) {
+            Some(s) if cfg.dt < s.0.dt => *s = (cfg, o),
+            Some(_) => {}
+            None => shown.push((cfg, o)),
+        }
+    }
+    let speed_swept = keys.iter().any(|k| k == "drive.omega");
+    let mut speeds: Vec<String> = Vec::new();
+    for (_, o) in &shown {
+        let v = coord_text(o, "drive.omega");
+        if !speeds.contains(&v) {
+            speeds.push(v);
+        }
+    }
+    for speed in &speeds {
+        let members: Vec<(&CaseConfig, &CaseOutput)> = shown
+            .iter()
+            .copied()
+            .filter(|(_, o)| coord_text(o, "drive.omega") == *speed)
+            .take(8)
+            .collect();
+        let except: Vec<&str> = cost.iter().copied().chain(["drive.omega"]).collect();
+        let legend = |o: &CaseOutput| {
+            let g = group(o, &except);
+            if g.is_empty() { o.name.clone() } else { g }
+        };
+        let (suffix, at) = if speed_swept {
+            (
+                format!("-omega-{speed}"),
+                format!(" at omega = {speed} rad/s"),
+            )
+        } else {
+            (String::new(), String::new())
+        };
+        for (column, title, unit) in [
+            ("slider_x", "Slider position", "slider position x [m]"),
+            ("slider_v", "Slider velocity", "slider velocity [m/s]"),
+            (
+                "slider_a",
+                "Slider acceleration",
+                "slider acceleration [m/s^2]",
+            ),
+            ("crank_torque", "Crank torque", "torque on the crank [N m]"),
+            (
+                "contact_force",
+                "Contact force in the clearance joint",
+                "normal contact force F_N [N]",
+            ),
+        ] {
+            let mut series = Vec::new();
+            if let Some(ex) = members.iter().find_map(|(_, o)| o.table("exact"))
+                && ex.table.values(column).is_some()
+            {
+                let exact = MethodOutput {
+                    series: ex.table.clone(),
+                    ..MethodOutput::default()
+                };
+                let (a, v) = last_revolution(&exact, column);
+                series.push(Series::new("exact (ideal joint)", &a, &v, Style::Dashed));
+            }
+            let before = series.len();
+            for (k, (_, o)) in members.iter().enumerate() {
+                let Some((label, out)) = first(o) else {
+                    continue;
+                };
+                if out.series.values(column).is_none() {
+                    continue;
+                }
+                let (a, v) = last_revolution(out, column);
+                series.push(
+                    Series::new(format!("{}, {label}", legend(o)), &a, &v, Style::Line).grouped(k),
+                );
+            }
+            if series.len() == before {
+                continue;
+            }
+            summary.figures.push(Figure {
+                name: format!("{}{suffix}", column.replace('_', "-")),
+                title: format!("{title} over the last crank revolution{at}"),
+                x: Axis::linear("crank angle [deg]"),
+                y: Axis::linear(unit),
+                series,
+                caption: format!("{title} against the crank angle over the last revolution of each case (the finest step of each, first method), with the exact kinematics of the ideal mechanism where it applies."),
+            });
+        }
+        // The journal's orbit inside the bearing, per clearance.
+        let mut clearances: Vec<String> = Vec::new();
+        for (_, o) in &members {
+            let v = coord_text(o, "joint.clearance");
+            if !clearances.contains(&v) {
+                clearances.push(v);
+            }
+        }
+        for clearance in clearances {
+            let mut series = Vec::new();
+            let mut ring_radius = None;
+            for (k, (cfg, o)) in members
+                .iter()
+                .filter(|(_, o)| coord_text(o, "joint.clearance") == clearance)
+                .enumerate()
+            {
+                let Joint::Clearance(p) = cfg.joint else {
+                    continue;
+                };
+                let Some((_, out)) = first(o) else { continue };
+                let (Some(ex), Some(ey)) = (
+                    out.series.values("journal_ex"),
+                    out.series.values("journal_ey"),
+                ) else {
+                    continue;
+                };
+                let x: Vec<f64> = ex.iter().map(|v| v * 1e6).collect();
+                let y: Vec<f64> = ey.iter().map(|v| v * 1e6).collect();
+                let except: Vec<&str> = cost
+                    .iter()
+                    .copied()
+                    .chain(["drive.omega", "joint.clearance"])
+                    .collect();
+                let g = group(o, &except);
+                series.push(
+                    Series::new(
+                        if g.is_empty() { o.name.clone() } else { g },
+                        &x,
+                        &y,
+                        Style::Line,
+                    )
+                    .grouped(k),
+                );
+                ring_radius = Some((p.bearing_radius - p.journal_radius) * 1e6);
+            }
+            let Some(c) = ring_radius else { continue };
+            let (rx, ry): (Vec<f64>, Vec<f64>) = (0..=180)
+                .map(|i| {
+                    let a = i as f64 * std::f64::consts::TAU / 180.0;
+                    (c * a.cos(), c * a.sin())
+                })
+                .unzip();
+            series.push(Series::new(
+                format!("clearance circle c = {c:.1} um"),
+                &rx,
+                &ry,
+                Style::Dashed,
+            ));
+            let name_part = if clearance.is_empty() {
+                String::new()
+            } else {
+                format!("-c-{clearance}")
+            };
+            let title_part = if clearance.is_empty() {
+                String::new()
+            } else {
+                format!(", c = {clearance} m")
+            };
+            summary.figures.push(Figure {
+                name: format!("journal-orbit{suffix}{name_part}"),
+                title: format!("Orbit of the journal centre in the bearing{at}{title_part}"),
+                x: Axis::linear("eccentricity e_x [um]"),
+                y: Axis::linear("eccentricity e_y [um]"),
+                series,
+                caption: "The journal centre relative to the bearing centre over the whole run; outside the dashed clearance circle the surfaces are in contact (penetration).".into(),
+            });
+        }
+    }
+}
