@@ -181,6 +181,18 @@ where
         SMatrix::from_fn(|i, j| rows[i][j])
     }
 
+    /// Q_d = -C_tt - (C_q q')_q q' - 2 C_qt q' (eq. (3)), stacked: the
+    /// right-hand side of C_q q'' = Q_d.
+    pub fn acceleration_rhs(&self, q: &[f64], qd: &[f64], t: f64) -> SVector<f64, R> {
+        let mut gamma = SVector::<f64, R>::zeros();
+        let mut row = 0;
+        for k in &self.constraints {
+            k.gamma(q, qd, t, &mut gamma.as_mut_slice()[row..]);
+            row += k.rows();
+        }
+        gamma
+    }
+
     /// The velocity constraint C' = C_q q' + C_t.
     pub fn velocity_constraint(&self, q: &[f64], qd: &[f64], t: f64) -> SVector<f64, R> {
         let cq = self.jacobian(q, t);
@@ -234,12 +246,7 @@ where
         let qd_vec = SVector::<f64, N>::from_column_slice(qd);
         let constraint_start = self.timed.then(Instant::now);
         let cq = self.jacobian(q, t);
-        let mut qdd_rhs = SVector::<f64, R>::zeros();
-        let mut row = 0;
-        for k in &self.constraints {
-            k.gamma(q, qd, t, &mut qdd_rhs.as_mut_slice()[row..]);
-            row += k.rows();
-        }
+        let mut qdd_rhs = self.acceleration_rhs(q, qd, t);
         let constraint_ns = constraint_start.map_or(0, |s| s.elapsed().as_nanos() as u64);
         if self.baumgarte.alpha != 0.0 || self.baumgarte.beta != 0.0 {
             let c = self.constraint_values(q, t);
@@ -302,6 +309,15 @@ where
     pub fn kinetic_energy(&self, qd: &[f64]) -> f64 {
         let m = self.mass_diagonal();
         0.5 * (0..N).map(|k| m[k] * qd[k] * qd[k]).sum::<f64>()
+    }
+
+    /// Potential energy of gravity, sum m_i g y_i [J] (zero at y = 0).
+    pub fn potential_energy(&self, q: &[f64]) -> f64 {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(k, b)| b.mass * self.gravity * q[3 * k + 1])
+            .sum()
     }
 }
 

@@ -429,6 +429,10 @@ pub fn resolve(
             };
             if !ok {
                 let allowed = match scope {
+                    Scope::Columns if provides.tables.is_empty() => format!(
+                        "a method of the study ({}) or a .csv file (no case of this study has an exact reference)",
+                        provides.methods.join(", ")
+                    ),
                     Scope::Columns => format!(
                         "a table of the case ({}), a method of the study ({}) or a .csv file",
                         provides.tables.join(", "),

@@ -118,8 +118,8 @@ where
         samples.push("crank_torque", "torque on the crank: the driving constraint's reaction (constant speed) or the applied torque (free) [N m]", torque);
         samples.push(
             "energy",
-            "kinetic energy of the three bodies [J]",
-            mech.kinetic_energy(qd),
+            "kinetic energy of the three bodies plus the potential energy of gravity [J]",
+            mech.kinetic_energy(qd) + mech.potential_energy(q),
         );
         let c = mech.constraint_values(q, t);
         samples.push(
@@ -320,7 +320,7 @@ where
         && let Some(&e0) = energy.first()
     {
         let worst = energy.iter().fold(0.0f64, |m, e| m.max((e - e0).abs()));
-        scalars.push(Scalar::new("energy_drift", worst / e0, "max |E - E(0)| / E(0) of the kinetic energy (free crank, no torque, no friction or damping) [-]"));
+        scalars.push(Scalar::new("energy_drift", worst / e0, "max |E - E(0)| / E(0) of the energy (free crank, no torque, no friction or damping) [-]"));
     }
     scalars.push(Scalar::new(
         "peak_slider_a",

@@ -1,0 +1,333 @@
+//! The `slider-crank` kind through the command line: bad keys exit 2 with
+//! a message naming the key, value and what is allowed; other crank and rod
+//! lengths, speeds and phases than the repository's agree with the exact
+//! kinematics in both formulations; a free crank under gravity conserves
+//! kinetic plus potential energy.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contact-harness"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A small valid slider-crank study; the tests edit it.
+const SPEC: &str = r#"
+[[study]]
+name = "crank"
+kind = "slider-crank"
+[study.mechanism]
+crank_length = 0.05
+rod_length = 0.12
+crank_mass = 0.30
+crank_inertia = 1.0e-5
+rod_mass = 0.087
+rod_inertia = 4.8037e-4
+slider_mass = 0.14
+[study.drive]
+omega = 523.6
+[study.joint]
+model = "clearance"
+[study.integrator]
+method = "rk4"
+dt = 1.0e-5
+t_end = 0.001
+"#;
+
+fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
+    let out = run_in(dir.path(), &["s.toml", "--out", "out", "--report", "rep"]);
+    (dir, out)
+}
+
+/// The value column of every `checks.csv` row of `check`.
+fn check_values(dir: &Path, check: &str) -> Vec<(f64, bool)> {
+    let checks = std::fs::read_to_string(dir.join("out/checks.csv")).expect("checks.csv");
+    checks
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f.len() > 5 && f[2] == check)
+        .map(|f| (f[3].parse().expect("value"), f[5] == "true"))
+        .collect()
+}
+
+#[test]
+fn bad_slider_crank_keys_exit_2_naming_the_key() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "rod_length = 0.12",
+            "rod_length = 0.04",
+            &["study.mechanism.rod_length", "0.04", "crank_length"],
+        ),
+        (
+            "crank_mass = 0.30",
+            "crank_mass = -0.30",
+            &["study.mechanism.crank_mass", "-0.3", "> 0"],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"loose\"",
+            &["study.joint.model", "loose", "\"ideal\"", "\"clearance\""],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\nclearance = -1e-5",
+            &["study.joint.clearance", "-0.00001", "[0, bearing_radius"],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\nclearance = 0.0",
+            &["study.joint.stiffness", "clearance = 0"],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\nrestitution = 1.5",
+            &["study.joint.restitution", "1.5", "(0, 1]"],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\nfriction = -0.1",
+            &["study.joint.friction", "-0.1", ">= 0"],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\npoisson = 0.5",
+            &["study.joint.poisson", "0.5", "[0, 0.5)"],
+        ),
+        (
+            "method = \"rk4\"",
+            "method = \"euler\"",
+            &["study.integrator.method", "euler", "\"rk4\"", "\"dopri5\""],
+        ),
+        (
+            "method = \"rk4\"",
+            "method = \"rk4\"\nformulation = \"index3\"",
+            &["study.integrator.formulation", "index3", "\"augmented\""],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\ntolerance = 2.0",
+            &["study.integrator.tolerance", "2", "(0, 1)"],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\noutput_interval = 3e-4",
+            &[
+                "study.integrator.output_interval",
+                "0.0003",
+                "divisor of t_end",
+            ],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\noutput_interval = 2.5e-5",
+            &["study.integrator.output_interval", "multiple of dt"],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\nbaumgarte_alpha = -1.0",
+            &["study.integrator.baumgarte_alpha", "-1", ">= 0"],
+        ),
+        (
+            "dt = 1.0e-5",
+            "dt = 1.0e-5\nmax_steps = 10",
+            &["study.integrator.dt", "max_steps = 10"],
+        ),
+        (
+            "omega = 523.6",
+            "omega = 523.6\nmode = \"spinning\"",
+            &["study.drive.mode", "spinning", "\"free\""],
+        ),
+        (
+            "omega = 523.6",
+            "omega = 523.6\ntorque = 1.0",
+            &["study.drive.torque", "use mode = \"free\""],
+        ),
+        (
+            "omega = 523.6",
+            "omega = inf",
+            &["study.drive.omega", "inf", "finite"],
+        ),
+        (
+            "slider_mass = 0.14",
+            "slider_mass = 0.14\nslider_width = 0.02",
+            &["study.mechanism", "unknown field `slider_width`"],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\n[[study.integrator.variant]]\nmethod = \"rk4\"\nlabel = \"exact\"",
+            &["study.integrator.variant[0].label", "\"exact\""],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\n[[study.integrator.variant]]\nmethod = \"rk4\"",
+            &[
+                "study.integrator.variant[0].label",
+                "rk4-eliminated",
+                "no other method",
+            ],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\n[study.peer]\nfile = \"missing.csv\"",
+            &["study.peer.file", "missing.csv"],
+        ),
+    ];
+    for (replace, with, expected) in cases {
+        assert!(
+            SPEC.contains(replace),
+            "test bug: `{replace}` not in the spec"
+        );
+        let (dir, out) = run_spec(&SPEC.replacen(replace, with, 1));
+        let msg = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
+        assert!(
+            msg.contains("s.toml") && msg.contains("crank"),
+            "`{with}`: {msg}"
+        );
+        for e in *expected {
+            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
+        assert!(
+            !dir.path().join("out").exists(),
+            "`{with}`: results written"
+        );
+    }
+}
+
+/// Lengths, speed and phase unlike the repository's: position, velocity
+/// and acceleration agree with the closed form in both formulations, and a
+/// perturbed tolerance makes the same check fail (exit 1).
+#[test]
+fn other_lengths_and_speeds_agree_with_the_exact_kinematics() {
+    let spec = SPEC
+        .replace("crank_length = 0.05", "crank_length = 0.08")
+        .replace("rod_length = 0.12", "rod_length = 0.31")
+        .replace("crank_mass = 0.30", "crank_mass = 1.2")
+        .replace("slider_mass = 0.14", "slider_mass = 0.9")
+        .replace("omega = 523.6", "omega = 150.0\nphi0 = 0.4")
+        .replace("model = \"clearance\"", "model = \"ideal\"")
+        .replace("t_end = 0.001", "t_end = 0.05\ntolerance = 1e-11")
+        .replace("dt = 1.0e-5", "dt = 2.0e-5")
+        + r#"
+[[study.integrator.variant]]
+method = "rk4"
+formulation = "augmented"
+[[study.integrator.variant]]
+method = "dopri5"
+[[study.check]]
+name = "x"
+quantity = "slider_x"
+reference = "exact"
+metric = "max-abs"
+tolerance = 1e-10
+[[study.check]]
+name = "v"
+quantity = "slider_v"
+reference = "exact"
+metric = "max-abs"
+tolerance = 1e-8
+[[study.check]]
+name = "a"
+quantity = "slider_a"
+reference = "exact"
+metric = "max-rel"
+tolerance = 1e-7
+"#;
+    let (dir, out) = run_spec(&spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for check in ["x", "v", "a"] {
+        let rows = check_values(dir.path(), check);
+        assert_eq!(rows.len(), 3, "{check}: one row per method");
+        assert!(rows.iter().all(|r| r.1), "{check}: {rows:?}");
+    }
+    // The same run with a tolerance below the measured error fails.
+    let worst = check_values(dir.path(), "v")
+        .iter()
+        .fold(0.0f64, |m, r| m.max(r.0));
+    assert!(worst > 0.0, "a velocity error of exactly 0 is not credible");
+    let strict = spec.replacen(
+        "tolerance = 1e-8",
+        &format!("tolerance = {:e}", worst / 2.0),
+        1,
+    );
+    let (_dir, out) = run_spec(&strict);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+/// A free crank swinging under gravity (no drive, torque or friction):
+/// kinetic plus potential energy is conserved to the integrator's error.
+#[test]
+fn a_free_crank_under_gravity_conserves_its_energy() {
+    let spec = SPEC
+        .replace("slider_mass = 0.14", "slider_mass = 0.14\ngravity = 9.81")
+        .replace("omega = 523.6", "omega = 20.0\nmode = \"free\"")
+        .replace("model = \"clearance\"", "model = \"ideal\"")
+        .replace("t_end = 0.001", "t_end = 0.5\noutput_interval = 1e-3")
+        .replace("dt = 1.0e-5", "dt = 1.0e-4")
+        + r#"
+[[study.check]]
+name = "energy"
+quantity = "energy_drift"
+metric = "at-most"
+tolerance = 1e-6
+[[study.check]]
+name = "crank-turns"
+quantity = "phi"
+reference = "exact"
+metric = "max-abs"
+tolerance = 1.0
+"#;
+    let (dir, out) = run_spec(&spec);
+    let msg = stderr(&out);
+    // A free crank has no exact reference: a check against it is refused.
+    assert_eq!(out.status.code(), Some(2), "{msg}");
+    assert!(
+        msg.contains("study.check[1].reference")
+            && msg.contains("no case of this study has an exact reference"),
+        "{msg}"
+    );
+    drop(dir);
+    let spec = spec
+        .split("[[study.check]]\nname = \"crank-turns\"")
+        .next()
+        .expect("split");
+    let (dir, out) = run_spec(spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let drift = check_values(dir.path(), "energy");
+    assert_eq!(drift.len(), 1);
+    assert!(drift[0].0 > 0.0 && drift[0].0 < 1e-6, "{drift:?}");
+    // Gravity does work: the kinetic energy alone is not conserved.
+    let series = std::fs::read_to_string(dir.path().join("out/crank/crank.csv")).expect("series");
+    let header: Vec<&str> = series.lines().next().expect("header").split(',').collect();
+    let phi = header.iter().position(|h| *h == "phi").expect("phi");
+    let angles: Vec<f64> = series
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(phi).expect("phi").parse().expect("number"))
+        .collect();
+    let speeds: Vec<f64> = angles.windows(2).map(|w| (w[1] - w[0]) / 1e-3).collect();
+    let (lo, hi) = speeds
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), s| {
+            (l.min(*s), h.max(*s))
+        });
+    assert!(
+        hi - lo > 1.0,
+        "the crank speed should vary under gravity: {lo} .. {hi}"
+    );
+}
