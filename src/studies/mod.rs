@@ -10,6 +10,7 @@ pub fn kind_names() -> String {
 }
 
 pub mod gap_system;
+pub(crate) mod keys;
 pub mod slider_crank;
 
 use crate::error::InputError;

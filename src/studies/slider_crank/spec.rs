@@ -201,44 +201,7 @@ pub struct CaseConfig {
     pub peer: Option<(String, Arc<Table>)>,
 }
 
-/// Validation context: file and study for error messages.
-pub(crate) struct Ctx<'a> {
-    pub file: &'a Path,
-    pub study: &'a str,
-}
-
-impl Ctx<'_> {
-    fn err(
-        &self,
-        key: &str,
-        value: impl std::fmt::Display,
-        expected: impl Into<String>,
-    ) -> InputError {
-        InputError::value(
-            self.file,
-            self.study,
-            format!("study.{key}"),
-            value,
-            expected,
-        )
-    }
-
-    fn positive(&self, key: &str, v: f64) -> Result<f64, InputError> {
-        if v.is_finite() && v > 0.0 {
-            Ok(v)
-        } else {
-            Err(self.err(key, v, "a finite number > 0"))
-        }
-    }
-
-    fn finite(&self, key: &str, v: f64) -> Result<f64, InputError> {
-        if v.is_finite() {
-            Ok(v)
-        } else {
-            Err(self.err(key, v, "a finite number"))
-        }
-    }
-}
+pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
 fn formulation(ctx: &Ctx, key: &str, name: Option<&str>) -> Result<Formulation, InputError> {
     match name.unwrap_or("eliminated") {
@@ -287,12 +250,7 @@ fn baumgarte(
 
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
-    let raw: CaseToml = crate::harness::spec::deserialize_at(
-        ctx.file,
-        Some(ctx.study),
-        "study",
-        toml::Value::Table(table),
-    )?;
+    let raw: CaseToml = ctx.parse(table)?;
     let m = &raw.mechanism;
     let l1 = ctx.positive("mechanism.crank_length", m.crank_length)?;
     let l2 = ctx.positive("mechanism.rod_length", m.rod_length)?;
@@ -544,7 +502,10 @@ fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, Input
         Some(k) => ctx.positive("joint.stiffness", k)?,
         None if c > 0.0 => hertz_stiffness(bearing, bearing - c, e, nu),
         None => {
-            return Err(ctx.missing_stiffness());
+            return Err(ctx.missing(
+                "joint.stiffness",
+                "a contact stiffness [N/m^1.5] when clearance = 0 (the Hertz formula divides by R - r)",
+            ));
         }
     };
     let restitution = j.restitution.unwrap_or(0.9);
@@ -567,16 +528,4 @@ fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, Input
         friction,
         friction_speed: ctx.positive("joint.friction_speed", j.friction_speed.unwrap_or(1e-4))?,
     })
-}
-
-impl Ctx<'_> {
-    fn missing_stiffness(&self) -> InputError {
-        InputError::Key {
-            file: self.file.to_path_buf(),
-            study: Some(self.study.to_string()),
-            key: "study.joint.stiffness".into(),
-            value: None,
-            expected: "a contact stiffness [N/m^1.5] when clearance = 0 (the Hertz formula divides by R - r)".into(),
-        }
-    }
 }

@@ -49,6 +49,19 @@ fn first(o: &CaseOutput) -> Option<(&str, &MethodOutput)> {
         .find_map(|m| Some((m.label(), m.output()?)))
 }
 
+/// The method labels of the study, in order of first appearance.
+fn method_labels(all: &[(&CaseConfig, &CaseOutput)]) -> Vec<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for (_, o) in all {
+        for m in &o.methods {
+            if !labels.iter().any(|l| l == m.label()) {
+                labels.push(m.label().to_string());
+            }
+        }
+    }
+    labels
+}
+
 /// The group of a case: its coordinates but those in `except`.
 fn group(o: &CaseOutput, except: &[&str]) -> String {
     o.coords
@@ -175,15 +188,7 @@ fn clearance_orders(
 /// The kinematic and the contact joint at equal accuracy, per method: the
 /// CPU time of the contact model over the kinematic one.
 fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
-    let mut labels: Vec<String> = Vec::new();
-    for (_, o) in all {
-        for m in &o.methods {
-            if !labels.iter().any(|l| l == m.label()) {
-                labels.push(m.label().to_string());
-            }
-        }
-    }
-    for label in labels {
+    for label in method_labels(all) {
         let curve = |ideal: bool| -> Vec<(f64, f64)> {
             all.iter()
                 .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
@@ -241,15 +246,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         err,
         Style::LineMarkers,
     )];
-    let mut labels: Vec<String> = Vec::new();
-    for (_, o) in all {
-        for m in &o.methods {
-            if !labels.iter().any(|l| l == m.label()) {
-                labels.push(m.label().to_string());
-            }
-        }
-    }
-    for label in labels {
+    for label in method_labels(all) {
         let mut pts: Vec<(f64, f64)> = all
             .iter()
             .filter(|(c, _)| matches!(c.joint, Joint::Ideal))

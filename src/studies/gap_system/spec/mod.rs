@@ -191,53 +191,7 @@ pub struct CaseConfig {
     pub reference_file: Option<(String, std::sync::Arc<crate::harness::table::Table>)>,
 }
 
-/// Validation context: file and study for error messages.
-pub(crate) struct Ctx<'a> {
-    pub file: &'a Path,
-    pub study: &'a str,
-}
-
-impl Ctx<'_> {
-    pub(super) fn err(
-        &self,
-        key: &str,
-        value: impl std::fmt::Display,
-        expected: impl Into<String>,
-    ) -> InputError {
-        InputError::value(
-            self.file,
-            self.study,
-            format!("study.{key}"),
-            value,
-            expected,
-        )
-    }
-    pub(super) fn missing(&self, key: &str, expected: impl Into<String>) -> InputError {
-        InputError::Key {
-            file: self.file.to_path_buf(),
-            study: Some(self.study.to_string()),
-            key: format!("study.{key}"),
-            value: None,
-            expected: expected.into(),
-        }
-    }
-}
-
-pub(super) fn finite(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(ctx.err(key, v, "a finite number"))
-    }
-}
-
-pub(super) fn positive(ctx: &Ctx, key: &str, v: f64) -> Result<f64, InputError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(ctx.err(key, v, "a finite number > 0"))
-    }
-}
+pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
 pub(super) fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f64>, InputError> {
     if v.len() != n {
@@ -248,7 +202,7 @@ pub(super) fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f6
         ));
     }
     for (i, x) in v.iter().enumerate() {
-        finite(ctx, &format!("{key}[{i}]"), *x)?;
+        ctx.finite(&format!("{key}[{i}]"), *x)?;
     }
     Ok(v.to_vec())
 }
@@ -278,7 +232,7 @@ pub(super) fn square(
     }
     for (i, r) in rows.iter().enumerate() {
         for (j, v) in r.iter().enumerate() {
-            finite(ctx, &format!("{key}[{i}][{j}]"), *v)?;
+            ctx.finite(&format!("{key}[{i}][{j}]"), *v)?;
         }
     }
     Ok(rows.to_vec())
@@ -286,12 +240,7 @@ pub(super) fn square(
 
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
-    let raw: CaseToml = crate::harness::spec::deserialize_at(
-        ctx.file,
-        Some(ctx.study),
-        "study",
-        toml::Value::Table(table),
-    )?;
+    let raw: CaseToml = ctx.parse(table)?;
     let system = build_system(ctx, &raw.system, &raw.excitation)?;
     let n = system.dofs();
     let (x0, v0) = match &raw.initial {
@@ -310,7 +259,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         ),
     };
     let integ = &raw.integrator;
-    let alpha_b = finite(ctx, "integrator.alpha_b", integ.alpha_b)?;
+    let alpha_b = ctx.finite("integrator.alpha_b", integ.alpha_b)?;
     if !(-1.0 / 3.0..=0.0).contains(&alpha_b) {
         return Err(ctx.err(
             "integrator.alpha_b",
@@ -370,8 +319,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             )
         }
         None => {
-            let dt = positive(
-                ctx,
+            let dt = ctx.positive(
                 "integrator.dt",
                 integ.dt.ok_or_else(|| {
                     ctx.missing(
@@ -380,8 +328,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
                     )
                 })?,
             )?;
-            let t_end = finite(
-                ctx,
+            let t_end = ctx.finite(
                 "integrator.t_end",
                 integ.t_end.ok_or_else(|| {
                     ctx.missing("integrator.t_end", "missing: the final time [s], > dt")
@@ -399,7 +346,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             return Err(ctx.missing("integrator.output_interval", "must not be given with [study.steady_state] (every step of the measured periods is written)"));
         }
         Some(h) => {
-            let h = positive(ctx, "integrator.output_interval", h)?;
+            let h = ctx.positive("integrator.output_interval", h)?;
             if h < dt * (1.0 - 1e-9) {
                 return Err(ctx.err(
                     "integrator.output_interval",

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use sprs::TriMat;
 
-use super::{Ctx, finite, positive, square, vector};
+use super::{Ctx, square, vector};
 use crate::error::InputError;
 use crate::models::gap_system::{Chain, GapSprings, GapSystem, Harmonic, csr_from_rows, to_dense};
 
@@ -125,12 +125,8 @@ pub(super) fn build_system(
                         tri.add_triplet(j, i, *v);
                     }
                 }
-                gaps.push(finite(ctx, &format!("system.gaps[{j}].gap"), g.gap)?);
-                kg.push(positive(
-                    ctx,
-                    &format!("system.gaps[{j}].stiffness"),
-                    g.stiffness,
-                )?);
+                gaps.push(ctx.finite(&format!("system.gaps[{j}].gap"), g.gap)?);
+                kg.push(ctx.positive(&format!("system.gaps[{j}].stiffness"), g.stiffness)?);
             }
             let springs = GapSprings {
                 directions: tri.to_csr(),
@@ -159,7 +155,7 @@ pub(super) fn build_system(
                 .as_ref()
                 .and_then(value_f64)
                 .unwrap_or(f64::NAN);
-            vec![finite(ctx, "excitation.amplitude", a)?; n]
+            vec![ctx.finite("excitation.amplitude", a)?; n]
         }
         Some(toml::Value::Array(items)) => {
             let vals: Option<Vec<f64>> = items.iter().map(value_f64).collect();
@@ -191,11 +187,8 @@ pub(super) fn build_system(
                 format!("a DOF index in 0..{n}"),
             ));
         }
-        amplitude[load.dof] += finite(
-            ctx,
-            &format!("excitation.load[{i}].amplitude"),
-            load.amplitude,
-        )?;
+        amplitude[load.dof] +=
+            ctx.finite(&format!("excitation.load[{i}].amplitude"), load.amplitude)?;
     }
     Ok(GapSystem {
         mass,
@@ -228,13 +221,13 @@ fn build_chain(ctx: &Ctx, c: &ChainToml) -> Result<Matrices, InputError> {
     if c.n < 1 || c.n > 10_000_000 {
         return Err(ctx.err("system.chain.n", c.n, "an integer in 1..=10000000"));
     }
-    let m = positive(ctx, "system.chain.mass", c.mass)?;
-    let k = positive(ctx, "system.chain.spring", c.spring)?;
-    let d = finite(ctx, "system.chain.damper", c.damper)?;
+    let m = ctx.positive("system.chain.mass", c.mass)?;
+    let k = ctx.positive("system.chain.spring", c.spring)?;
+    let d = ctx.finite("system.chain.damper", c.damper)?;
     if d < 0.0 {
         return Err(ctx.err("system.chain.damper", d, "a finite number >= 0"));
     }
-    let kg = positive(ctx, "system.chain.gap_stiffness", c.gap_stiffness)?;
+    let kg = ctx.positive("system.chain.gap_stiffness", c.gap_stiffness)?;
     if c.gaps.is_empty() {
         return Err(ctx.err(
             "system.chain.gaps",
@@ -243,7 +236,7 @@ fn build_chain(ctx: &Ctx, c: &ChainToml) -> Result<Matrices, InputError> {
         ));
     }
     for (i, g) in c.gaps.iter().enumerate() {
-        finite(ctx, &format!("system.chain.gaps[{i}]"), *g)?;
+        ctx.finite(&format!("system.chain.gaps[{i}]"), *g)?;
     }
     if c.sides.is_empty() || c.sides.iter().any(|s| *s != 1 && *s != -1) {
         return Err(ctx.err(

@@ -1,0 +1,76 @@
+//! Validation of a kind's keys: one context (spec file and study) so that
+//! every input error names the file, the study, the key (`study.<key>`),
+//! the value and what is allowed.
+
+use std::path::Path;
+
+use crate::error::InputError;
+
+/// The file and study whose keys are being validated.
+pub(crate) struct KeyCtx<'a> {
+    /// The spec file.
+    pub file: &'a Path,
+    /// The study's name.
+    pub study: &'a str,
+}
+
+impl KeyCtx<'_> {
+    /// A bad value of `study.<key>`.
+    pub fn err(
+        &self,
+        key: &str,
+        value: impl std::fmt::Display,
+        expected: impl Into<String>,
+    ) -> InputError {
+        InputError::value(
+            self.file,
+            self.study,
+            format!("study.{key}"),
+            value,
+            expected,
+        )
+    }
+
+    /// A missing `study.<key>`.
+    pub fn missing(&self, key: &str, expected: impl Into<String>) -> InputError {
+        InputError::Key {
+            file: self.file.to_path_buf(),
+            study: Some(self.study.to_string()),
+            key: format!("study.{key}"),
+            value: None,
+            expected: expected.into(),
+        }
+    }
+
+    /// `v` if finite.
+    pub fn finite(&self, key: &str, v: f64) -> Result<f64, InputError> {
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(self.err(key, v, "a finite number"))
+        }
+    }
+
+    /// `v` if finite and > 0.
+    pub fn positive(&self, key: &str, v: f64) -> Result<f64, InputError> {
+        if v.is_finite() && v > 0.0 {
+            Ok(v)
+        } else {
+            Err(self.err(key, v, "a finite number > 0"))
+        }
+    }
+
+    /// The case table deserialized into the kind's TOML structs (unknown
+    /// keys are errors naming their path under `study`).
+    pub fn parse<T: serde::de::DeserializeOwned>(
+        &self,
+        table: toml::Table,
+    ) -> Result<T, InputError> {
+        crate::harness::spec::deserialize_at(
+            self.file,
+            Some(self.study),
+            "study",
+            toml::Value::Table(table),
+        )
+    }
+}
