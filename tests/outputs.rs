@@ -172,6 +172,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
             ))],
             figures: figures(),
             notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
+            speedups: vec![],
         },
         work_precision: vec![],
         speedups: vec![],

@@ -331,3 +331,46 @@ tolerance = 1.0
         "the crank speed should vary under gravity: {lo} .. {hi}"
     );
 }
+
+/// A peer tool's work-precision file: its CPU time over each method's at
+/// equal velocity error lands in speedup.csv with the peer as baseline.
+#[test]
+fn a_peer_curve_gives_speedup_rows_against_it() {
+    let spec = SPEC
+        .replace("model = \"clearance\"", "model = \"ideal\"")
+        .replace("t_end = 0.001", "t_end = 0.002\noutput_interval = 2e-4")
+        + r#"
+[study.peer]
+file = "peer.csv"
+label = "slow-tool"
+[[study.sweep]]
+key = "integrator.dt"
+values = [4.0e-5, 2.0e-5, 1.0e-5]
+"#;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
+    // A peer 1000 s slow at every error from 1 down to 1e-14 m/s.
+    std::fs::write(
+        dir.path().join("peer.csv"),
+        "h,cpu_s,max_error_v\n1e-5,3000.0,1e-14\n1e-4,2000.0,1e-7\n1e-3,1000.0,1.0\n",
+    )
+    .expect("write peer");
+    let out = run_in(dir.path(), &["s.toml", "--out", "out", "--report", "rep"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let speedups =
+        std::fs::read_to_string(dir.path().join("out/crank/speedup.csv")).expect("speedup.csv");
+    let rows: Vec<f64> = speedups
+        .lines()
+        .filter(|l| l.starts_with("rk4-eliminated,slow-tool,"))
+        .map(|l| {
+            l.split(',')
+                .nth(3)
+                .expect("speedup")
+                .parse()
+                .expect("number")
+        })
+        .collect();
+    assert!(rows.len() >= 2, "{speedups}");
+    // Our runs take well under a second: the peer is far slower.
+    assert!(rows.iter().all(|s| *s > 1000.0), "{rows:?}");
+}

@@ -325,6 +325,11 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
     for check in &p.checks {
         rows.extend(checks::evaluate(check, &p.spec.name, &cases, &summary));
     }
+    let speedups = analysis
+        .speedups
+        .into_iter()
+        .chain(std::mem::take(&mut summary.speedups))
+        .collect();
     StudyResult {
         name: p.spec.name.clone(),
         kind: p.spec.kind.clone(),
@@ -334,7 +339,7 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         cases,
         summary,
         work_precision: analysis.work_precision,
-        speedups: analysis.speedups,
+        speedups,
         checks: rows,
         counter_docs: p
             .study

@@ -313,6 +313,10 @@ pub struct StudySummary {
     pub figures: Vec<Figure>,
     /// Sentences for the report: modelling choices, readings of the paper.
     pub notes: Vec<String>,
+    /// The kind's own speed-ups at equal accuracy (e.g. against a peer
+    /// tool's measured curve; `baseline` names it): measured times, so
+    /// written to `speedup.csv` with the harness's, never a scalar.
+    pub speedups: Vec<crate::harness::outcome::SpeedupRow>,
 }
 
 impl StudySummary {

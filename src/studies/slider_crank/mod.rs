@@ -100,7 +100,7 @@ impl Study for SliderCrankStudy {
     fn provides(&self) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
-            study_scalars: strings(&["tolerance_slope", "clearance_order", "peer_speedup"]),
+            study_scalars: strings(&["tolerance_slope", "clearance_order"]),
             method_scalars: strings(&[
                 "steps",
                 "max_error_x",

@@ -6,6 +6,7 @@
 //! two joint formulations at equal accuracy; a peer tool at equal accuracy.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::outcome::SpeedupRow;
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
 use crate::harness::sweep::{equal_accuracy_speedups, orders};
 use crate::harness::timing::median;
@@ -269,15 +270,15 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
             continue;
         }
         let r: Vec<f64> = at.iter().map(|p| p.1).collect();
-        summary.scalars.push(StudyScalar {
-            scalar: Scalar::new(
-                "peer_speedup",
-                median(&r),
-                format!("{name}'s CPU time over {label}'s at equal slider-velocity error (median over the common error levels, log-log interpolation along both Pareto fronts) [-]: measured times, not reproducible to the digit"),
-            ),
-            method: Some(label.clone()),
-            group: String::new(),
-        });
+        summary
+            .speedups
+            .extend(at.iter().map(|&(error, speedup)| SpeedupRow {
+                method: label.clone(),
+                baseline: name.clone(),
+                error,
+                speedup,
+                group: String::new(),
+            }));
         summary.notes.push(format!(
             "{label} is {:.3}x faster than {name} at equal slider-velocity error (median over {} levels from {:.3e} to {:.3e} m/s; range {:.3}x to {:.3}x; {name}'s times from its SOURCE.md run on this machine).",
             median(&r),
