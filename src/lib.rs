@@ -2,6 +2,7 @@
 //! contact dynamics. See README.md for the studies and ARCHITECTURE.md for the
 //! map of the modules, the data flow and the fixed interfaces.
 
+pub mod contact;
 pub mod error;
 pub mod harness;
 pub mod integrators;

@@ -1,0 +1,229 @@
+//! Friction laws as functions of the slip speed (after the seed on friction
+//! in contact joints, its references, and the sources named per law).
+//!
+//! A friction force on a contact with normal force N >= 0 and relative
+//! (slip) velocity c opposes the slip: T = -N f(|c|) c / |c| (seed eqs.
+//! (4)-(5); in one dimension T = -N f(|c|) sign(c)). The laws differ in the
+//! coefficient f(s), s = |c| >= 0, and in what happens at s = 0:
+//!
+//! - **regularised** laws ([`LawClass::Regularized`]): f is continuous with
+//!   f(0) = 0, so T is a continuous function of c and the equations of
+//!   motion are an ODE (stiff when f rises steeply): [`Tanh`], [`Adams`],
+//!   [`MicroSlip`];
+//! - **set-valued** laws ([`LawClass::SetValued`]): f(0+) > 0; at s = 0 the
+//!   force is anything with |T| <= N f_stick (true sticking), so the
+//!   equations of motion are a differential inclusion, solved by time
+//!   stepping with a complementarity problem per step: [`Coulomb`] (static
+//!   and kinetic coefficients; [`FrictionLaw::Constant`] is Coulomb with
+//!   equal ones), [`AnsysExponential`], [`Stribeck`];
+//! - laws with an internal state: [`LuGre`] (the bristle deflection z, its
+//!   own ODE), kept apart from [`FrictionLaw`].
+//!
+//! Every coefficient is dimensionless; speeds in m/s; each parameter's
+//! unit, default and source is on its field.
+
+mod exponential;
+mod lugre;
+mod regularized;
+mod set_valued;
+
+pub use exponential::{AnsysExponential, Stribeck};
+pub use lugre::LuGre;
+pub use regularized::{Adams, MicroSlip, Tanh};
+pub use set_valued::Coulomb;
+
+/// How a law behaves at zero slip.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LawClass {
+    /// f(0) = 0 and f continuous: the force is a function of the slip.
+    Regularized,
+    /// f(0+) > 0: at zero slip the force is any value with |T| <= N `stick`.
+    SetValued {
+        /// The sticking bound f_stick (the static coefficient).
+        stick: f64,
+    },
+}
+
+/// A friction law without internal state: a coefficient f(s) of the slip
+/// speed s >= 0 (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrictionLaw {
+    /// f = mu for s > 0, sticking up to mu (the seed's "constant f = 0.2").
+    Constant {
+        /// mu [-].
+        mu: f64,
+    },
+    /// Coulomb with static and kinetic coefficients.
+    Coulomb(Coulomb),
+    /// f = f_s tanh(k s).
+    Tanh(Tanh),
+    /// The MSC.ADAMS-type law.
+    Adams(Adams),
+    /// The micro-slip law.
+    MicroSlip(MicroSlip),
+    /// The ANSYS exponential law.
+    AnsysExponential(AnsysExponential),
+    /// A Stribeck law.
+    Stribeck(Stribeck),
+}
+
+impl FrictionLaw {
+    /// The coefficient f(s) at slip speed s >= 0 (for a set-valued law, at
+    /// s = 0 the limit f(0+)).
+    pub fn coefficient(&self, s: f64) -> f64 {
+        match self {
+            FrictionLaw::Constant { mu } => *mu,
+            FrictionLaw::Coulomb(l) => l.coefficient(s),
+            FrictionLaw::Tanh(l) => l.coefficient(s),
+            FrictionLaw::Adams(l) => l.coefficient(s),
+            FrictionLaw::MicroSlip(l) => l.coefficient(s),
+            FrictionLaw::AnsysExponential(l) => l.coefficient(s),
+            FrictionLaw::Stribeck(l) => l.coefficient(s),
+        }
+    }
+
+    /// df/ds at s > 0 (one-sided at kinks).
+    pub fn slope(&self, s: f64) -> f64 {
+        match self {
+            FrictionLaw::Constant { .. } | FrictionLaw::Coulomb(_) => 0.0,
+            FrictionLaw::Tanh(l) => l.slope(s),
+            FrictionLaw::Adams(l) => l.slope(s),
+            FrictionLaw::MicroSlip(l) => l.slope(s),
+            FrictionLaw::AnsysExponential(l) => l.slope(s),
+            FrictionLaw::Stribeck(l) => l.slope(s),
+        }
+    }
+
+    /// Regularised or set-valued.
+    pub fn class(&self) -> LawClass {
+        match self {
+            FrictionLaw::Constant { mu } => LawClass::SetValued { stick: *mu },
+            FrictionLaw::Coulomb(l) => LawClass::SetValued {
+                stick: l.static_coefficient,
+            },
+            FrictionLaw::AnsysExponential(l) => LawClass::SetValued {
+                stick: l.coefficient(0.0),
+            },
+            FrictionLaw::Stribeck(l) => LawClass::SetValued {
+                stick: l.coefficient(0.0),
+            },
+            FrictionLaw::Tanh(_) | FrictionLaw::Adams(_) | FrictionLaw::MicroSlip(_) => {
+                LawClass::Regularized
+            }
+        }
+    }
+
+    /// The one-dimensional friction force T = -N f(|c|) sign(c) of a
+    /// regularised law, or of a set-valued law away from c = 0 (0 at c = 0).
+    pub fn force(&self, normal: f64, slip: f64) -> f64 {
+        if slip == 0.0 {
+            0.0
+        } else {
+            -normal * self.coefficient(slip.abs()) * slip.signum()
+        }
+    }
+
+    /// dT/dc of [`FrictionLaw::force`] at c != 0 (at c = 0 for a regularised
+    /// law, the limit).
+    pub fn force_slope(&self, normal: f64, slip: f64) -> f64 {
+        -normal * self.slope(slip.abs())
+    }
+
+    /// Largest coefficient over slip speeds in [0, s_max] (sampled densely,
+    /// then refined): the break-away coefficient of a regularised law.
+    pub fn peak(&self, s_max: f64) -> (f64, f64) {
+        let n = 4000;
+        let mut best = (0.0, self.coefficient(0.0));
+        for k in 1..=n {
+            let s = s_max * k as f64 / n as f64;
+            let f = self.coefficient(s);
+            if f > best.1 {
+                best = (s, f);
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laws() -> Vec<FrictionLaw> {
+        vec![
+            FrictionLaw::Constant { mu: 0.2 },
+            FrictionLaw::Coulomb(Coulomb {
+                static_coefficient: 0.15,
+                kinetic_coefficient: 0.1,
+            }),
+            FrictionLaw::Tanh(Tanh {
+                static_coefficient: 0.2,
+                sharpness: 2e4,
+            }),
+            FrictionLaw::Adams(Adams::seed(0.2)),
+            FrictionLaw::MicroSlip(MicroSlip {
+                static_coefficient: 0.4,
+                dynamic_coefficient: 0.2,
+                decay: 2.0,
+                critical_speed: 1e-3,
+            }),
+            FrictionLaw::AnsysExponential(AnsysExponential {
+                kinetic_coefficient: 0.2,
+                static_ratio: 2.0,
+                decay: 2.0,
+            }),
+            FrictionLaw::Stribeck(Stribeck {
+                static_coefficient: 0.15,
+                kinetic_coefficient: 0.1,
+                stribeck_speed: 1e-3,
+                exponent: 2.0,
+            }),
+        ]
+    }
+
+    /// The slope is the derivative of the coefficient (central differences).
+    #[test]
+    fn slopes_are_derivatives() {
+        for law in laws() {
+            for s in [1e-5f64, 3e-4, 7e-4, 2e-3, 0.05, 0.3] {
+                let h = 1e-6 * s;
+                let fd = (law.coefficient(s + h) - law.coefficient(s - h)) / (2.0 * h);
+                let an = law.slope(s);
+                assert!(
+                    (fd - an).abs() <= 1e-5 * an.abs().max(1.0),
+                    "{law:?} at s = {s}: {an} vs {fd}"
+                );
+            }
+        }
+    }
+
+    /// Friction opposes the slip, is odd in it, and never exceeds N times
+    /// the largest coefficient.
+    #[test]
+    fn friction_opposes_the_slip() {
+        for law in laws() {
+            for c in [-0.1, -1e-3, -1e-6, 1e-6, 1e-3, 0.1] {
+                let t = law.force(9.81, c);
+                assert!(t * c <= 0.0, "{law:?}: T = {t} at c = {c}");
+                assert_eq!(t, -law.force(9.81, -c));
+                assert!(t.abs() <= 9.81 * 0.41);
+            }
+            assert_eq!(law.force(9.81, 0.0), 0.0);
+        }
+    }
+
+    /// Regularised laws vanish at zero slip; set-valued ones stick up to
+    /// their static coefficient.
+    #[test]
+    fn classes() {
+        for law in laws() {
+            match law.class() {
+                LawClass::Regularized => assert_eq!(law.coefficient(0.0), 0.0, "{law:?}"),
+                LawClass::SetValued { stick } => {
+                    // f(0+) for the exponential laws; mu_s > mu_k for Coulomb.
+                    assert!(stick > 0.0 && stick >= law.coefficient(1e-12) - 1e-9, "{law:?}")
+                }
+            }
+        }
+    }
+}
