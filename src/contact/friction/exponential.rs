@@ -29,10 +29,7 @@ impl AnsysExponential {
 
     /// df/ds.
     pub fn slope(&self, s: f64) -> f64 {
-        -self.kinetic_coefficient
-            * (self.static_ratio - 1.0)
-            * self.decay
-            * (-self.decay * s).exp()
+        -self.kinetic_coefficient * (self.static_ratio - 1.0) * self.decay * (-self.decay * s).exp()
     }
 }
 
@@ -66,10 +63,6 @@ impl Stribeck {
         }
         let u = s / self.stribeck_speed;
         let r = u.powf(self.exponent);
-        -(self.static_coefficient - self.kinetic_coefficient)
-            * (-r).exp()
-            * self.exponent
-            * r
-            / s
+        -(self.static_coefficient - self.kinetic_coefficient) * (-r).exp() * self.exponent * r / s
     }
 }

@@ -221,7 +221,10 @@ mod tests {
                 LawClass::Regularized => assert_eq!(law.coefficient(0.0), 0.0, "{law:?}"),
                 LawClass::SetValued { stick } => {
                     // f(0+) for the exponential laws; mu_s > mu_k for Coulomb.
-                    assert!(stick > 0.0 && stick >= law.coefficient(1e-12) - 1e-9, "{law:?}")
+                    assert!(
+                        stick > 0.0 && stick >= law.coefficient(1e-12) - 1e-9,
+                        "{law:?}"
+                    )
                 }
             }
         }
