@@ -348,9 +348,10 @@ pub struct Measures {
     /// Cost keys that are step sizes: the error is fitted as C h^p over
     /// them (convergence order p).
     pub step_keys: Vec<String>,
-    /// `(method name, cost key)`: the cost key of a method when it is not
-    /// the study's first swept cost key (an adaptive method's tolerance
-    /// beside a fixed-step method's dt, in a zipped sweep).
+    /// `(method name or label, cost key)`: the cost key of a method when it
+    /// is not the study's first swept cost key (an adaptive method's
+    /// tolerance beside a fixed-step method's dt, a regularised law's
+    /// sharpness, in a zipped sweep).
     pub method_cost_keys: Vec<(String, String)>,
 }
 

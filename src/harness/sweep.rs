@@ -237,7 +237,9 @@ pub fn analyse(
             let parameter = measures
                 .method_cost_keys
                 .iter()
-                .find(|(name, key)| name == &m.plan.method && case.coord(key).is_some())
+                .find(|(name, key)| {
+                    (name == &m.plan.method || name == m.label()) && case.coord(key).is_some()
+                })
                 .map_or(cost.key.as_str(), |(_, key)| key.as_str());
             let Some(value) = case.coord(parameter).and_then(|c| c.number()) else {
                 continue;

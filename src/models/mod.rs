@@ -1,5 +1,6 @@
 //! Concrete mechanical systems, as plain data with the few evaluations every
 //! method needs (openings, forces). Methods live in `integrators/`.
 
+pub mod belt;
 pub mod gap_system;
 pub mod slider_crank;
