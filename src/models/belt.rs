@@ -292,6 +292,71 @@ impl CoulombMotion {
     }
 }
 
+impl CoulombMotion {
+    /// The slip u = v - v_b at time `tau` into segment k.
+    fn slip_in(&self, k: usize, tau: f64) -> f64 {
+        self.state(self.segments[k].t0 + tau).v - self.belt.belt_speed
+    }
+
+    /// The first (`first`) or last time in segment k at which |u| crosses
+    /// `threshold` (None: |u| stays below it): sampled on 4096 points,
+    /// refined by bisection to round-off.
+    fn threshold_crossing(&self, k: usize, threshold: f64, first: bool) -> Option<f64> {
+        let t0 = self.segments[k].t0;
+        let len = self.segment_end(k) - t0;
+        let above = |tau: f64| self.slip_in(k, tau).abs() >= threshold;
+        let n = 4096;
+        let grid: Vec<f64> = (0..=n).map(|i| len * i as f64 / n as f64).collect();
+        let (mut lo, mut hi) = if first {
+            let i = (1..=n).find(|&i| above(grid[i]))?;
+            (grid[i - 1], grid[i])
+        } else {
+            let i = (0..n).rev().find(|&i| above(grid[i]))?;
+            (grid[i], grid[i + 1])
+        };
+        // Invariant: above(lo) != above(hi), the crossing in between.
+        let lo_above = above(lo);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            if above(mid) == lo_above {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(t0 + 0.5 * (lo + hi))
+    }
+
+    /// The last full cycle as a simulation sees it with a stick threshold:
+    /// the mass counts as stuck while |u| <= `threshold`, so a stick starts
+    /// when |u| falls through the threshold before the exact stick onset and
+    /// the slip when |u| rises through it after the exact slip onset (the
+    /// definition of [`crate::studies::stick_slip::cycles`]). The extremes
+    /// of x are those of [`Self::last_cycle`].
+    pub fn last_cycle_thresholded(&self, threshold: f64) -> Option<Cycle> {
+        let exact = self.last_cycle()?;
+        let stick_of = |t: f64| self.segments.iter().position(|s| s.t0 == t);
+        let a = stick_of(exact.stick_onset)?;
+        let b = stick_of(exact.stick_onset + exact.period)?;
+        if a == 0 || b + 1 > self.segments.len() || a + 1 >= b {
+            return None;
+        }
+        let onset_a = self.threshold_crossing(a - 1, threshold, false)?;
+        let onset_b = self.threshold_crossing(b - 1, threshold, false)?;
+        let slip = self.threshold_crossing(a + 1, threshold, true)?;
+        Some(Cycle {
+            stick_onset: onset_a,
+            stick_duration: slip - onset_a,
+            slip_duration: onset_b - slip,
+            period: onset_b - onset_a,
+            ..exact
+        })
+    }
+}
+
 /// The numbers of one stick-slip cycle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cycle {
@@ -342,6 +407,33 @@ mod tests {
             "{c:?}"
         );
         assert!((c.x_max - (xk + a)).abs() < 1e-12 && (c.x_min - (xk - a)).abs() < 1e-12);
+    }
+
+    /// With a stick threshold the stick grows by the time |u| takes to pass
+    /// the threshold on either side: about 2 thr / a with a = k (x_s - x_k)
+    /// / m the acceleration at both ends of the slip; the period stays.
+    #[test]
+    fn a_threshold_lengthens_the_stick_by_its_passage_times() {
+        let b = belt();
+        let m = coulomb_exact(b, 0.15, 0.10, 0.0, 0.1, 10.0, 1000).expect("solves");
+        let c = m.last_cycle().expect("a full cycle");
+        let thr = 1e-3;
+        let t = m.last_cycle_thresholded(thr).expect("a thresholded cycle");
+        let a = 20.0 * (0.15 - 0.10) * 9.81 / 20.0;
+        let shift = 2.0 * thr / a;
+        // Second-order terms (the jerk k v_b / m over the passage time)
+        // change the shift by about 2e-5 s.
+        assert!(
+            (t.stick_duration - c.stick_duration - shift).abs() < 5e-5,
+            "{t:?} {c:?}"
+        );
+        assert!((t.stick_duration - c.stick_duration - shift).abs() < 0.01 * shift);
+        assert!((t.period - c.period).abs() < 1e-9, "{t:?} {c:?}");
+        let tiny = m.last_cycle_thresholded(1e-10).expect("cycle");
+        assert!(
+            (tiny.stick_duration - c.stick_duration).abs() < 1e-8,
+            "{tiny:?}"
+        );
     }
 
     /// The motion satisfies its equation: continuous x and v, m x'' + k x

@@ -73,4 +73,19 @@ impl KeyCtx<'_> {
             toml::Value::Table(table),
         )
     }
+
+    /// A sub-table `study.<at>` deserialized (unknown keys are errors naming
+    /// their path under it).
+    pub fn parse_at<T: serde::de::DeserializeOwned>(
+        &self,
+        at: &str,
+        table: toml::Table,
+    ) -> Result<T, InputError> {
+        crate::harness::spec::deserialize_at(
+            self.file,
+            Some(self.study),
+            &format!("study.{at}"),
+            toml::Value::Table(table),
+        )
+    }
 }

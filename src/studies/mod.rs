@@ -2,7 +2,7 @@
 //! [`Study`](crate::harness::study::Study).
 
 /// The registered study kinds.
-pub const KINDS: [&str; 2] = ["gap-system", "slider-crank"];
+pub const KINDS: [&str; 3] = ["gap-system", "slider-crank", "stick-slip"];
 
 /// The kinds as a list for error messages.
 pub fn kind_names() -> String {
@@ -12,6 +12,7 @@ pub fn kind_names() -> String {
 pub mod gap_system;
 pub(crate) mod keys;
 pub mod slider_crank;
+pub mod stick_slip;
 
 use crate::error::InputError;
 use crate::harness::spec::StudySpec;
@@ -22,6 +23,7 @@ pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
     match spec.kind.as_str() {
         "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
         "slider-crank" => Ok(Box::new(slider_crank::build(spec)?)),
+        "stick-slip" => Ok(Box::new(stick_slip::build(spec)?)),
         other => Err(InputError::value(
             &spec.file,
             &spec.name,

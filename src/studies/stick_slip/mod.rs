@@ -1,0 +1,353 @@
+//! Study kind `stick-slip`: the friction laws of the seed on friction in
+//! contact joints (and Coulomb, Stribeck, LuGre) on a mass on a moving belt
+//! held by a spring, against the exact piecewise-analytic Coulomb motion
+//! ([`crate::models::belt::coulomb_exact`]). Each law is a method of the
+//! case (`[friction]` and `[variants.<label>]`), run by Moreau-type time
+//! stepping (true sticking), RK4 or Dormand-Prince; the harness derives
+//! work-precision and orders from sweeps of `integrator.dt`,
+//! `integrator.tolerance` and the laws' sharpness keys.
+
+pub mod cycles;
+pub mod run;
+pub mod spec;
+mod summary;
+
+use crate::error::{InputError, SolverError};
+use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::spec::StudySpec;
+use crate::harness::study::{
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
+    Scalar, Study, StudySummary,
+};
+use crate::harness::table::Table;
+use crate::models::belt::coulomb_exact;
+
+use spec::{CaseConfig, Ctx, Integrator, Reference};
+
+/// A stick-slip study: its validated cases.
+pub struct StickSlipStudy {
+    cases: Vec<CaseConfig>,
+    sweep_keys: Vec<String>,
+}
+
+/// Builds the study from its spec (validating every case).
+pub fn build(spec: &StudySpec) -> Result<StickSlipStudy, InputError> {
+    let ctx = Ctx {
+        file: &spec.file,
+        study: &spec.name,
+    };
+    let cases = spec
+        .cases
+        .iter()
+        .map(|c| spec::parse_case(&ctx, c.table.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(StickSlipStudy {
+        cases,
+        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
+    })
+}
+
+const COUNTER_DOCS: [(&str, &str); 5] = [
+    ("steps", "accepted time steps [-]"),
+    ("rejected_steps", "steps rejected by the error control [-]"),
+    (
+        "rhs_evaluations",
+        "evaluations of the ODE's right-hand side (rk4, dopri5) [-]",
+    ),
+    (
+        "stick_steps",
+        "steps that end stuck (moreau: the complementarity chose u = 0; ODE methods: |u| <= stick_threshold) [-]",
+    ),
+    (
+        "newton_iterations",
+        "Newton iterations of the local slip equation over the run (moreau) [-]",
+    ),
+];
+
+/// The cycle quantities compared with the exact motion: (name, unit).
+const CYCLE: [(&str, &str); 6] = [
+    ("stick_duration", "s"),
+    ("slip_duration", "s"),
+    ("period", "s"),
+    ("x_max", "m"),
+    ("x_min", "m"),
+    ("amplitude", "m"),
+];
+
+impl Study for StickSlipStudy {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.cases[case]
+            .methods
+            .iter()
+            .map(|m| MethodPlan {
+                label: m.label.clone(),
+                method: m.integrator.name().to_string(),
+                doc: format!(
+                    "{} friction by {}",
+                    m.law_name,
+                    match m.integrator {
+                        Integrator::Moreau =>
+                            "Moreau time stepping (theta = 1/2, friction impulse implicit, true sticking)",
+                        Integrator::Rk4 => "classical Runge-Kutta, fixed step",
+                        Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
+                    }
+                ),
+            })
+            .collect()
+    }
+
+    /// The set-valued law with time stepping (exact sticking), else the
+    /// first method.
+    fn default_baseline(&self) -> Option<String> {
+        let methods = self.cases.first().map(|c| &c.methods)?;
+        methods
+            .iter()
+            .find(|m| m.integrator == Integrator::Moreau)
+            .or(methods.first())
+            .map(|m| m.label.clone())
+    }
+
+    fn provides(&self) -> Provides {
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        let mut method_scalars = strings(&[
+            "steps",
+            "min_dissipated",
+            "max_balance_error",
+            "relative_balance_error",
+            "cycles",
+            "cycle_error",
+            "max_error_x",
+            "max_error_v",
+        ]);
+        let mut case_scalars = strings(&["dt", "tolerance"]);
+        for (name, _) in CYCLE {
+            method_scalars.push(name.to_string());
+            method_scalars.push(format!("{name}_error"));
+            case_scalars.push(format!("exact_{name}"));
+        }
+        let referenced = (0..self.cases.len()).any(|c| self.has_reference(c));
+        Provides {
+            study_scalars: Vec::new(),
+            method_scalars,
+            case_scalars,
+            columns: strings(&[
+                "t",
+                "x",
+                "v",
+                "slip",
+                "friction",
+                "energy",
+                "dissipated",
+                "work",
+                "balance_error",
+                "z",
+            ]),
+            tables: if referenced {
+                strings(&["exact"])
+            } else {
+                Vec::new()
+            },
+            methods: Vec::new(),
+        }
+    }
+
+    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
+        COUNTER_DOCS.to_vec()
+    }
+
+    /// The error is the cycle's; the cost parameters are the step, the
+    /// tolerance and a swept regularisation key of a variant (its label's
+    /// work-precision line runs along the law's sharpness).
+    fn measures(&self) -> Measures {
+        let mut method_cost_keys: Vec<(String, String)> = self
+            .sweep_keys
+            .iter()
+            .filter_map(|key| {
+                let mut parts = key.split('.');
+                let (Some("variants"), Some(label), Some(param)) =
+                    (parts.next(), parts.next(), parts.next())
+                else {
+                    return None;
+                };
+                summary::SHARPNESS
+                    .contains(&param)
+                    .then(|| (label.to_string(), key.clone()))
+            })
+            .collect();
+        let mut cost_keys: Vec<String> =
+            vec!["integrator.dt".into(), "integrator.tolerance".into()];
+        cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
+        method_cost_keys.push(("dopri5".into(), "integrator.tolerance".into()));
+        Measures {
+            error: Some((
+                "cycle_error".into(),
+                "max(|stick duration - exact|, |slip duration - exact|) of the last full cycle [s]"
+                    .into(),
+            )),
+            cost_keys,
+            step_keys: vec!["integrator.dt".into()],
+            method_cost_keys,
+        }
+    }
+
+    fn has_reference(&self, case: usize) -> bool {
+        matches!(self.cases[case].reference, Reference::CoulombExact { .. })
+    }
+
+    /// The exact Coulomb motion at the output times and its last cycle.
+    fn run_reference(
+        &self,
+        case: usize,
+        _progress: &indicatif::ProgressBar,
+    ) -> Result<ReferenceOutput, SolverError> {
+        let cfg = &self.cases[case];
+        let fail = |message: String| SolverError::Other {
+            method: "exact".into(),
+            message,
+        };
+        let Reference::CoulombExact {
+            static_coefficient,
+            kinetic_coefficient,
+        } = cfg.reference
+        else {
+            return Err(fail("the case has no exact reference".into()));
+        };
+        // A cycle has four phases at most; bound the phase changes by the
+        // number of half periods of the slip oscillation plus the sticks.
+        let half_periods = cfg.t_end * cfg.belt.omega() / std::f64::consts::PI;
+        let bound = (8.0 * half_periods + 64.0).min(1e7) as usize;
+        let motion = coulomb_exact(
+            cfg.belt,
+            static_coefficient,
+            kinetic_coefficient,
+            cfg.x0,
+            cfg.v0,
+            cfg.t_end,
+            bound,
+        )
+        .map_err(|e| fail(e.to_string()))?;
+        let t: Vec<f64> = (0..=cfg.outputs)
+            .map(|k| k as f64 * cfg.output_interval)
+            .collect();
+        let states: Vec<_> = t.iter().map(|&t| motion.state(t)).collect();
+        let vb = cfg.belt.belt_speed;
+        let table = Table::new()
+            .with("t", "time [s]", t)
+            .with(
+                "x",
+                "exact position [m]",
+                states.iter().map(|s| s.x).collect(),
+            )
+            .with(
+                "v",
+                "exact velocity [m/s]",
+                states.iter().map(|s| s.v).collect(),
+            )
+            .with(
+                "slip",
+                "exact slip v - v_b [m/s]",
+                states.iter().map(|s| s.v - vb).collect(),
+            )
+            .with(
+                "friction",
+                "exact friction force on the mass (k x while stuck) [N]",
+                states.iter().map(|s| s.friction).collect(),
+            );
+        // The cycle as the simulations' analysis sees it: stuck while
+        // |u| <= stick_threshold (so the threshold does not count as error).
+        let mut scalars = Vec::new();
+        if let Some(c) = motion.last_cycle_thresholded(cfg.stick_threshold) {
+            scalars.extend(run::cycle_scalars("exact_", &c));
+        }
+        Ok(ReferenceOutput {
+            tables: vec![CaseTable {
+                what: "exact".into(),
+                doc: format!(
+                    "the exact piecewise-analytic motion with Coulomb friction mu_s = {static_coefficient}, mu_k = {kinetic_coefficient} ({} phases)",
+                    motion.segments.len()
+                ),
+                table,
+            }],
+            scalars,
+            timings: Vec::new(),
+        })
+    }
+
+    fn run_method(
+        &self,
+        case: usize,
+        method: usize,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<MethodOutput, SolverError> {
+        let cfg = &self.cases[case];
+        run::run_method(cfg, &cfg.methods[method], progress)
+    }
+
+    fn finish_case(
+        &self,
+        case: usize,
+        reference: Option<&ReferenceOutput>,
+        methods: &mut [MethodResult],
+    ) -> Result<Vec<Scalar>, SolverError> {
+        let cfg = &self.cases[case];
+        if let Some(r) = reference {
+            let exact_scalar =
+                |name: &str| r.scalars.iter().find(|s| s.name == name).map(|s| s.value);
+            for m in methods.iter_mut() {
+                let label = m.plan.label.clone();
+                let Ok(run) = &mut m.outcome else { continue };
+                let out = &mut run.output;
+                if let Some(exact) = r.tables.first() {
+                    for (column, name, unit) in
+                        [("x", "max_error_x", "m"), ("v", "max_error_v", "m/s")]
+                    {
+                        let d = curve_difference(&out.series, &exact.table, column, None).map_err(
+                            |message| SolverError::Other {
+                                method: label.clone(),
+                                message: format!("comparing with the exact motion: {message}"),
+                            },
+                        )?;
+                        out.scalars.push(Scalar::new(
+                            name,
+                            d.max_abs,
+                            format!("max |{column} - exact| over the samples [{unit}]"),
+                        ));
+                    }
+                }
+                let mut errors = Vec::new();
+                for (name, unit) in CYCLE {
+                    if let (Some(v), Some(e)) =
+                        (out.scalar(name), exact_scalar(&format!("exact_{name}")))
+                    {
+                        errors.push((name, (v - e).abs()));
+                        out.scalars.push(Scalar::new(
+                            format!("{name}_error"),
+                            (v - e).abs(),
+                            format!("|{name} - exact| of the last full cycle [{unit}]"),
+                        ));
+                    }
+                }
+                let durations: Vec<f64> = errors
+                    .iter()
+                    .filter(|(n, _)| *n == "stick_duration" || *n == "slip_duration")
+                    .map(|e| e.1)
+                    .collect();
+                if durations.len() == 2 {
+                    out.scalars.push(Scalar::new(
+                        "cycle_error",
+                        durations[0].max(durations[1]),
+                        "max(|stick duration - exact|, |slip duration - exact|) of the last full cycle [s]",
+                    ));
+                }
+            }
+        }
+        Ok(vec![
+            Scalar::new("dt", cfg.dt, "step (initial step of dopri5) [s]"),
+            Scalar::new("tolerance", cfg.tolerance, "rtol = atol of dopri5 [-]"),
+        ])
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&self.cases, &self.sweep_keys, cases)
+    }
+}

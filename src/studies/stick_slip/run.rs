@@ -1,0 +1,552 @@
+//! Running one method of a stick-slip case: the mass on the belt
+//! (m x'' + k x = T, T the friction on the mass, slip u = v - v_b)
+//! integrated by Moreau-type time stepping or as an ODE, with the energy
+//! bookkeeping and the stick-slip cycles of every step.
+//!
+//! Energy: E = m v^2 / 2 + k x^2 / 2 (+ sigma0 z^2 / 2, the LuGre
+//! bristles). The friction's power on the mass splits as T v = T v_b + T u:
+//! the belt does the work W = int T v_b dt, friction dissipates
+//! D = -int T u dt (LuGre: minus the power stored in the bristles), and
+//! E(t) - E(0) = W - D. The balance error is |E - E(0) - (W - D)|.
+
+use crate::contact::friction::{FrictionLaw, LawClass, LuGre};
+use crate::error::SolverError;
+use crate::harness::study::{MethodOutput, Scalar};
+use crate::harness::table::Table;
+use crate::integrators::problem::FirstOrderOde;
+use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
+use crate::models::belt::Belt;
+use crate::studies::stick_slip::cycles::CycleTracker;
+use crate::studies::stick_slip::spec::{BeltLaw, CaseConfig, Integrator, MethodConfig};
+
+/// The Moreau scheme's theta (the trapezoidal rule on the smooth forces,
+/// which makes the discrete energy balance exact).
+const THETA: f64 = 0.5;
+
+/// One Moreau step's result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoreauStep {
+    /// x at the step's end [m].
+    pub x: f64,
+    /// v at the step's end [m/s].
+    pub v: f64,
+    /// The friction impulse over the step [N s].
+    pub impulse: f64,
+    /// Whether the mass sticks at the step's end.
+    pub stuck: bool,
+    /// Newton iterations of the local slip equation.
+    pub iterations: usize,
+}
+
+/// One step of the Moreau-type scheme (theta = 1/2 on the spring, the
+/// friction impulse P implicit):
+///
+///   x1 = x0 + dt (v0 + v1) / 2,   m (v1 - v0) = -dt k (x0 + x1) / 2 + P,
+///
+/// i.e. W v1 = W v_free + P with W = m + dt^2 k / 4. With u = v - v_b and
+/// P in -dt N F(u1) (F = f(|u|) sign u, the interval [-f_stick, f_stick]
+/// at u = 0): stick (u1 = 0) when |W u_free| <= dt N f_stick; else
+/// u1 = sigma s with sigma = sign(u_free) and s the root in (0, |u_free|) of
+/// s - |u_free| + (dt N / W) f(s) = 0 (safeguarded Newton). A regularised
+/// law has f_stick = 0: the same equation, an implicit friction force.
+pub fn moreau_step(
+    belt: &Belt,
+    law: &FrictionLaw,
+    x0: f64,
+    v0: f64,
+    dt: f64,
+) -> Result<MoreauStep, String> {
+    let (m, k, vb, n) = (
+        belt.mass,
+        belt.stiffness,
+        belt.belt_speed,
+        belt.normal_force,
+    );
+    let w = m + THETA * THETA * dt * dt * k;
+    let v_free = (m * v0 - dt * k * x0 - THETA * (1.0 - THETA) * dt * dt * k * v0) / w;
+    let u_free = v_free - vb;
+    let a = dt * n / w;
+    let stick = match law.class() {
+        LawClass::SetValued { stick } => stick,
+        LawClass::Regularized => 0.0,
+    };
+    let (v1, impulse, stuck, iterations) = if u_free.abs() <= a * stick {
+        (vb, w * (vb - v_free), true, 0)
+    } else {
+        let target = u_free.abs();
+        let g = |s: f64| s - target + a * law.coefficient(s);
+        let (mut lo, mut hi) = (0.0, target);
+        let mut s = target;
+        let mut iterations = 0;
+        loop {
+            let r = g(s);
+            if r.abs() <= 4.0 * f64::EPSILON * target.max(a * stick) || hi - lo <= 1e-15 * target {
+                break;
+            }
+            if r > 0.0 {
+                hi = s;
+            } else {
+                lo = s;
+            }
+            iterations += 1;
+            if iterations > 200 {
+                return Err(format!(
+                    "the local slip equation did not converge in 200 iterations (|u_free| = {target:e} m/s)"
+                ));
+            }
+            let slope = 1.0 + a * law.slope(s);
+            let newton = s - r / slope;
+            s = if slope > 0.0 && newton > lo && newton < hi {
+                newton
+            } else {
+                0.5 * (lo + hi)
+            };
+        }
+        let sigma = u_free.signum();
+        let impulse = -dt * n * law.coefficient(s) * sigma;
+        (vb + sigma * s, impulse, false, iterations)
+    };
+    let x1 = x0 + dt * ((1.0 - THETA) * v0 + THETA * v1);
+    Ok(MoreauStep {
+        x: x1,
+        v: v1,
+        impulse,
+        stuck,
+        iterations,
+    })
+}
+
+/// The belt as a first-order ODE: y = (x, v, D, W[, sigma0 z]); the LuGre
+/// state is integrated as the bristle force sigma0 z [N] so that one
+/// absolute tolerance suits every component.
+pub struct BeltOde {
+    belt: Belt,
+    law: BeltLaw,
+}
+
+impl BeltOde {
+    /// The ODE of the belt with a law.
+    pub fn new(belt: Belt, law: BeltLaw) -> Self {
+        Self { belt, law }
+    }
+
+    /// The friction force on the mass at state y.
+    pub fn friction(&self, y: &[f64]) -> f64 {
+        let u = y[1] - self.belt.belt_speed;
+        match &self.law {
+            BeltLaw::Memoryless(l) => l.force(self.belt.normal_force, u),
+            BeltLaw::LuGre(l) => l.force(self.belt.normal_force, u, y[4] / l.sigma0),
+        }
+    }
+
+    /// The stored energy m v^2/2 + k x^2/2 (+ sigma0 z^2/2).
+    pub fn energy(&self, y: &[f64]) -> f64 {
+        self.belt.energy(y[0], y[1])
+            + match &self.law {
+                BeltLaw::LuGre(l) => l.stored_energy(y[4] / l.sigma0),
+                BeltLaw::Memoryless(_) => 0.0,
+            }
+    }
+}
+
+impl FirstOrderOde for BeltOde {
+    fn dim(&self) -> usize {
+        match self.law {
+            BeltLaw::Memoryless(_) => 4,
+            BeltLaw::LuGre(_) => 5,
+        }
+    }
+
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        let b = &self.belt;
+        let u = y[1] - b.belt_speed;
+        let t = self.friction(y);
+        dy[0] = y[1];
+        dy[1] = (-b.stiffness * y[0] + t) / b.mass;
+        dy[2] = -t * u;
+        dy[3] = t * b.belt_speed;
+        if let BeltLaw::LuGre(l) = &self.law {
+            let z = y[4] / l.sigma0;
+            let zd = l.z_rate(b.normal_force, u, z);
+            dy[4] = l.sigma0 * zd;
+            // Power into the bristles is stored, not dissipated.
+            dy[2] -= l.sigma0 * z * zd;
+        }
+    }
+}
+
+/// The columns written at every output time.
+#[derive(Default)]
+struct Samples {
+    t: Vec<f64>,
+    x: Vec<f64>,
+    v: Vec<f64>,
+    slip: Vec<f64>,
+    friction: Vec<f64>,
+    energy: Vec<f64>,
+    dissipated: Vec<f64>,
+    work: Vec<f64>,
+    balance: Vec<f64>,
+    z: Vec<f64>,
+}
+
+impl Samples {
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        t: f64,
+        x: f64,
+        v: f64,
+        vb: f64,
+        friction: f64,
+        e: f64,
+        d: f64,
+        w: f64,
+        e0: f64,
+    ) {
+        self.t.push(t);
+        self.x.push(x);
+        self.v.push(v);
+        self.slip.push(v - vb);
+        self.friction.push(friction);
+        self.energy.push(e);
+        self.dissipated.push(d);
+        self.work.push(w);
+        self.balance.push((e - e0 - (w - d)).abs());
+    }
+
+    fn table(self) -> Table {
+        let mut t = Table::new()
+            .with("t", "time [s]", self.t)
+            .with("x", "position of the mass (spring elongation) [m]", self.x)
+            .with("v", "velocity of the mass [m/s]", self.v)
+            .with("slip", "slip u = v - v_b [m/s]", self.slip)
+            .with(
+                "friction",
+                "friction force on the mass (moreau: the step's impulse / dt) [N]",
+                self.friction,
+            )
+            .with(
+                "energy",
+                "stored energy m v^2/2 + k x^2/2 (+ sigma0 z^2/2) [J]",
+                self.energy,
+            )
+            .with(
+                "dissipated",
+                "friction work dissipated D = -int T u dt [J]",
+                self.dissipated,
+            )
+            .with("work", "work of the belt W = int T v_b dt [J]", self.work)
+            .with(
+                "balance_error",
+                "|E - E(0) - (W - D)|: the energy balance's residual [J]",
+                self.balance,
+            );
+        if !self.z.is_empty() {
+            t.push(
+                "z",
+                "LuGre bristle deflection (relative to the slip) [m]",
+                self.z,
+            );
+        }
+        t
+    }
+}
+
+/// What the loop of a method measured besides the samples.
+#[derive(Default)]
+struct Tally {
+    steps: usize,
+    rejected: usize,
+    evaluations: usize,
+    stick_steps: usize,
+    newton: usize,
+    min_dissipated: f64,
+    max_balance: f64,
+}
+
+/// Runs method `method` of the case.
+pub fn run_method(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    progress: &indicatif::ProgressBar,
+) -> Result<MethodOutput, SolverError> {
+    let fail = |message: String| SolverError::Other {
+        method: method.label.clone(),
+        message,
+    };
+    let belt = cfg.belt;
+    let vb = belt.belt_speed;
+    let mut tracker = CycleTracker::new(cfg.stick_threshold, cfg.slip_confirm_speed);
+    let mut samples = Samples::default();
+    let mut tally = Tally::default();
+    progress.set_length(cfg.outputs as u64);
+    let e0 = belt.energy(cfg.x0, cfg.v0);
+    samples.push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
+    tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
+    let per_output = ((cfg.output_interval / cfg.dt).round() as usize).max(1);
+    let total = per_output * cfg.outputs;
+    let h = cfg.t_end / total as f64;
+    match (method.integrator, method.law) {
+        (Integrator::Moreau, BeltLaw::Memoryless(law)) => {
+            let (mut x, mut v, mut d, mut w) = (cfg.x0, cfg.v0, 0.0f64, 0.0f64);
+            for k in 0..total {
+                let s = moreau_step(&belt, &law, x, v, h)
+                    .map_err(|e| fail(format!("{e} at t = {}", k as f64 * h)))?;
+                let v_mid = (1.0 - THETA) * v + THETA * s.v;
+                w += s.impulse * vb;
+                d -= s.impulse * (v_mid - vb);
+                (x, v) = (s.x, s.v);
+                tally.steps += 1;
+                tally.stick_steps += s.stuck as usize;
+                tally.newton += s.iterations;
+                tally.min_dissipated = tally.min_dissipated.min(d);
+                let e = belt.energy(x, v);
+                tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
+                if !(x.is_finite() && v.is_finite()) {
+                    return Err(fail(format!(
+                        "the state is not finite at t = {}",
+                        (k + 1) as f64 * h
+                    )));
+                }
+                let t = (k + 1) as f64 * h;
+                tracker.observe(t, x, v - vb);
+                if (k + 1) % per_output == 0 {
+                    samples.push(t, x, v, vb, s.impulse / h, e, d, w, e0);
+                    progress.inc(1);
+                }
+            }
+        }
+        (Integrator::Moreau, BeltLaw::LuGre(_)) => {
+            return Err(fail("moreau does not run the LuGre law".into()));
+        }
+        (integrator, law) => {
+            let ode = BeltOde::new(belt, law);
+            let mut y = vec![0.0; ode.dim()];
+            (y[0], y[1]) = (cfg.x0, cfg.v0);
+            let record = |samples: &mut Samples, t: f64, y: &[f64]| {
+                let e = ode.energy(y);
+                samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
+                if let BeltLaw::LuGre(l) = &law {
+                    samples.z.push(y[4] / l.sigma0);
+                }
+            };
+            if let BeltLaw::LuGre(_) = law {
+                samples.z.push(0.0);
+                samples.friction[0] = ode.friction(&y);
+            }
+            let watch = |tally: &mut Tally, tracker: &mut CycleTracker, t: f64, y: &[f64]| {
+                tally.min_dissipated = tally.min_dissipated.min(y[2]);
+                tally.max_balance = tally
+                    .max_balance
+                    .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
+                tally.stick_steps += ((y[1] - vb).abs() <= cfg.stick_threshold) as usize;
+                tracker.observe(t, y[0], y[1] - vb);
+            };
+            match integrator {
+                Integrator::Rk4 => {
+                    let mut rk4 = Rk4::new(ode.dim());
+                    for k in 0..total {
+                        rk4.step(&ode, k as f64 * h, h, &mut y);
+                        tally.steps += 1;
+                        tally.evaluations += 4;
+                        let t = (k + 1) as f64 * h;
+                        if !y.iter().all(|v| v.is_finite()) {
+                            return Err(fail(format!("the state is not finite at t = {t}")));
+                        }
+                        watch(&mut tally, &mut tracker, t, &y);
+                        if (k + 1) % per_output == 0 {
+                            record(&mut samples, t, &y);
+                            progress.inc(1);
+                        }
+                    }
+                }
+                _ => {
+                    let mut dp = Dopri5::new(ode.dim());
+                    let times: Vec<f64> = (1..=cfg.outputs)
+                        .map(|k| k as f64 * cfg.output_interval)
+                        .collect();
+                    let tol = Tolerances {
+                        rtol: cfg.tolerance,
+                        atol: cfg.tolerance,
+                    };
+                    let mut on_output = |t: f64, y: &[f64]| {
+                        record(&mut samples, t, y);
+                        progress.inc(1);
+                    };
+                    let mut on_accept = |t: f64, y: &[f64]| {
+                        watch(&mut tally, &mut tracker, t, y);
+                        false
+                    };
+                    dp.integrate(
+                        &ode,
+                        0.0,
+                        cfg.t_end,
+                        &mut y,
+                        cfg.dt,
+                        tol,
+                        cfg.max_steps,
+                        &times,
+                        &mut on_output,
+                        &mut on_accept,
+                    )
+                    .map_err(|e| fail(e.to_string()))?;
+                    tally.steps = dp.stats.accepted;
+                    tally.rejected = dp.stats.rejected;
+                    tally.evaluations = dp.stats.evaluations;
+                }
+            }
+        }
+    }
+    if samples.friction[0].is_nan() {
+        // The friction at t = 0 of the time stepping: that of its first step.
+        samples.friction[0] = samples.friction.get(1).copied().unwrap_or(0.0);
+    }
+    let mut scalars = vec![
+        Scalar::new("steps", tally.steps as f64, "accepted time steps [-]"),
+        Scalar::new(
+            "min_dissipated",
+            tally.min_dissipated,
+            "smallest dissipated friction work over every step [J]: never negative",
+        ),
+        Scalar::new(
+            "max_balance_error",
+            tally.max_balance,
+            "max over every step of |E - E(0) - (W - D)| [J]",
+        ),
+        Scalar::new(
+            "cycles",
+            tracker.cycles as f64,
+            "complete stick-slip cycles found [-]",
+        ),
+    ];
+    let peak_energy = samples.energy.iter().fold(e0, |m, e| m.max(*e));
+    scalars.push(Scalar::new(
+        "relative_balance_error",
+        tally.max_balance / peak_energy.max(1e-300),
+        "max_balance_error / the largest stored energy [-]",
+    ));
+    if let Some(c) = tracker.last_cycle() {
+        scalars.extend(cycle_scalars("", &c));
+    }
+    let stats = Vec::new();
+    Ok(MethodOutput {
+        series: samples.table(),
+        tables: Vec::new(),
+        scalars,
+        counters: vec![
+            ("steps".into(), tally.steps as f64),
+            ("rejected_steps".into(), tally.rejected as f64),
+            ("rhs_evaluations".into(), tally.evaluations as f64),
+            ("stick_steps".into(), tally.stick_steps as f64),
+            ("newton_iterations".into(), tally.newton as f64),
+        ],
+        stats,
+    })
+}
+
+/// The scalars of a cycle, names prefixed (`exact_` for the reference).
+pub fn cycle_scalars(prefix: &str, c: &crate::models::belt::Cycle) -> Vec<Scalar> {
+    let of = if prefix.is_empty() {
+        "the last full stick-slip cycle"
+    } else {
+        "the exact motion's last full stick-slip cycle"
+    };
+    vec![
+        Scalar::new(
+            format!("{prefix}stick_duration"),
+            c.stick_duration,
+            format!("stick duration of {of} [s]"),
+        ),
+        Scalar::new(
+            format!("{prefix}slip_duration"),
+            c.slip_duration,
+            format!("slip duration of {of} [s]"),
+        ),
+        Scalar::new(
+            format!("{prefix}period"),
+            c.period,
+            format!("period (stick onset to stick onset) of {of} [s]"),
+        ),
+        Scalar::new(
+            format!("{prefix}x_max"),
+            c.x_max,
+            format!("largest x over {of} [m]"),
+        ),
+        Scalar::new(
+            format!("{prefix}x_min"),
+            c.x_min,
+            format!("smallest x over {of} [m]"),
+        ),
+        Scalar::new(
+            format!("{prefix}amplitude"),
+            0.5 * (c.x_max - c.x_min),
+            format!("(x_max - x_min) / 2 over {of} [m]"),
+        ),
+    ]
+}
+
+/// The LuGre law of a method, if any (for the report).
+pub fn lugre(method: &MethodConfig) -> Option<LuGre> {
+    match method.law {
+        BeltLaw::LuGre(l) => Some(l),
+        BeltLaw::Memoryless(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::friction::Coulomb;
+
+    fn belt() -> Belt {
+        Belt {
+            mass: 1.0,
+            stiffness: 20.0,
+            belt_speed: 0.1,
+            normal_force: 9.81,
+        }
+    }
+
+    /// Sticking holds the mass on the belt while the spring force is below
+    /// the static limit, and the impulse is exactly what keeps it there.
+    #[test]
+    fn a_stuck_step_moves_with_the_belt() {
+        let law = FrictionLaw::Coulomb(Coulomb {
+            static_coefficient: 0.15,
+            kinetic_coefficient: 0.1,
+        });
+        let s = moreau_step(&belt(), &law, 0.01, 0.1, 1e-3).expect("step");
+        assert!(s.stuck);
+        assert_eq!(s.v, 0.1);
+        // The spring force 0.2 N at x = 0.01 m is balanced: P / dt ~ k x.
+        assert!((s.impulse / 1e-3 - 20.0 * 0.01005).abs() < 1e-9, "{s:?}");
+        // Beyond the limit (k x = 1.6 N > 0.15 * 9.81 = 1.47 N) it slips.
+        let s = moreau_step(&belt(), &law, 0.08, 0.1, 1e-3).expect("step");
+        assert!(!s.stuck && s.v < 0.1, "{s:?}");
+        assert!((s.impulse / 1e-3 - 0.1 * 9.81).abs() < 1e-12, "{s:?}");
+    }
+
+    /// Over a run the discrete energy balance closes to round-off and the
+    /// dissipation never decreases.
+    #[test]
+    fn the_discrete_energy_balance_is_exact() {
+        let law = FrictionLaw::Coulomb(Coulomb {
+            static_coefficient: 0.15,
+            kinetic_coefficient: 0.1,
+        });
+        let b = belt();
+        let (mut x, mut v, mut d, mut w) = (0.0, 0.1, 0.0f64, 0.0);
+        let e0 = b.energy(x, v);
+        for _ in 0..20000 {
+            let s = moreau_step(&b, &law, x, v, 5e-4).expect("step");
+            let d_new = d - s.impulse * (0.5 * (v + s.v) - 0.1);
+            assert!(d_new >= d - 1e-15, "dissipation decreased");
+            d = d_new;
+            w += s.impulse * 0.1;
+            (x, v) = (s.x, s.v);
+        }
+        let e = b.energy(x, v);
+        assert!((e - e0 - (w - d)).abs() < 1e-12, "{}", e - e0 - (w - d));
+    }
+}

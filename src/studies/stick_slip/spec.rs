@@ -1,0 +1,677 @@
+//! The `stick-slip` spec: TOML structs (unknown keys rejected) and their
+//! validation into a typed [`CaseConfig`]. The keys `system.*`,
+//! `friction.law`, `friction.static`, `friction.kinetic`, `initial.*`,
+//! `integrator.dt` and `integrator.t_end` are fixed (ARCHITECTURE.md); the
+//! others are this kind's (every key in experiments/README.md).
+
+use serde::Deserialize;
+
+use crate::contact::friction::{
+    Adams, AnsysExponential, Coulomb, FrictionLaw, LawClass, LuGre, MicroSlip, Stribeck, Tanh,
+};
+use crate::error::InputError;
+use crate::models::belt::Belt;
+
+pub(crate) use crate::studies::keys::KeyCtx as Ctx;
+
+/// The friction laws of this kind (spec names).
+pub const LAWS: [&str; 8] = [
+    "coulomb",
+    "constant",
+    "tanh",
+    "adams",
+    "micro-slip",
+    "ansys",
+    "stribeck",
+    "lugre",
+];
+
+/// The integration methods of this kind.
+pub const METHODS: [&str; 3] = ["moreau", "rk4", "dopri5"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CaseToml {
+    system: SystemToml,
+    friction: LawToml,
+    #[serde(default)]
+    initial: InitialToml,
+    integrator: IntegratorToml,
+    #[serde(default)]
+    analysis: AnalysisToml,
+    #[serde(default)]
+    reference: ReferenceToml,
+    #[serde(default)]
+    variants: toml::Table,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SystemToml {
+    mass: f64,
+    stiffness: f64,
+    belt_speed: f64,
+    normal_force: f64,
+}
+
+/// A law's keys (and the method that runs it); which keys a law takes is
+/// checked in [`law`].
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LawToml {
+    law: String,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default, rename = "static")]
+    static_coefficient: Option<f64>,
+    #[serde(default)]
+    kinetic: Option<f64>,
+    #[serde(default)]
+    sharpness: Option<f64>,
+    #[serde(default)]
+    b: Option<f64>,
+    #[serde(default)]
+    c: Option<f64>,
+    #[serde(default)]
+    e: Option<f64>,
+    #[serde(default)]
+    decay: Option<f64>,
+    #[serde(default)]
+    critical_speed: Option<f64>,
+    #[serde(default)]
+    stribeck_speed: Option<f64>,
+    #[serde(default)]
+    exponent: Option<f64>,
+    #[serde(default)]
+    sigma0: Option<f64>,
+    #[serde(default)]
+    sigma1: Option<f64>,
+    #[serde(default)]
+    sigma2: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct InitialToml {
+    #[serde(default)]
+    x: Option<f64>,
+    #[serde(default)]
+    v: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IntegratorToml {
+    dt: f64,
+    t_end: f64,
+    #[serde(default)]
+    tolerance: Option<f64>,
+    #[serde(default)]
+    output_interval: Option<f64>,
+    #[serde(default)]
+    max_steps: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnalysisToml {
+    #[serde(default)]
+    stick_threshold: Option<f64>,
+    #[serde(default)]
+    slip_confirm_speed: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ReferenceToml {
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default, rename = "static")]
+    static_coefficient: Option<f64>,
+    #[serde(default)]
+    kinetic: Option<f64>,
+}
+
+/// The time integration of a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integrator {
+    /// Moreau-type time stepping (theta = 1/2) with the friction impulse
+    /// solved per step (true sticking for set-valued laws).
+    Moreau,
+    /// Classical Runge-Kutta, fixed step.
+    Rk4,
+    /// Dormand-Prince 5(4) with error control.
+    Dopri5,
+}
+
+impl Integrator {
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Integrator::Moreau => "moreau",
+            Integrator::Rk4 => "rk4",
+            Integrator::Dopri5 => "dopri5",
+        }
+    }
+}
+
+/// A friction law of the belt: memoryless or LuGre.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BeltLaw {
+    /// A law f(|u|) without state.
+    Memoryless(FrictionLaw),
+    /// The LuGre law (bristle state z).
+    LuGre(LuGre),
+}
+
+impl BeltLaw {
+    /// The static (break-away) coefficient: f_stick of a set-valued law,
+    /// the peak over 0..1 m/s of a regularised one, mu_s of LuGre.
+    pub fn static_coefficient(&self) -> f64 {
+        match self {
+            BeltLaw::Memoryless(l) => match l.class() {
+                LawClass::SetValued { stick } => stick,
+                LawClass::Regularized => l.peak(1.0).1,
+            },
+            BeltLaw::LuGre(l) => l.static_coefficient,
+        }
+    }
+}
+
+/// One method of a case: a law run by an integrator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodConfig {
+    /// Label (file infix, timings row).
+    pub label: String,
+    /// The law's spec name.
+    pub law_name: String,
+    /// The law.
+    pub law: BeltLaw,
+    /// The integrator.
+    pub integrator: Integrator,
+}
+
+/// The exact reference of a case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reference {
+    /// The piecewise-analytic Coulomb motion with these coefficients.
+    CoulombExact {
+        /// mu_s.
+        static_coefficient: f64,
+        /// mu_k.
+        kinetic_coefficient: f64,
+    },
+    /// No reference.
+    None,
+}
+
+/// A validated case.
+#[derive(Debug, Clone)]
+pub struct CaseConfig {
+    /// The system.
+    pub belt: Belt,
+    /// x(0) [m].
+    pub x0: f64,
+    /// v(0) [m/s].
+    pub v0: f64,
+    /// Methods (first: `friction`, then the variants in file order).
+    pub methods: Vec<MethodConfig>,
+    /// Step of moreau and rk4, initial step of dopri5 [s].
+    pub dt: f64,
+    /// Final time [s].
+    pub t_end: f64,
+    /// rtol = atol of dopri5.
+    pub tolerance: f64,
+    /// Output every this many seconds.
+    pub output_interval: f64,
+    /// Number of output intervals.
+    pub outputs: usize,
+    /// Bound on the steps of a run.
+    pub max_steps: usize,
+    /// |slip| at or below this is sticking [m/s].
+    pub stick_threshold: f64,
+    /// A slip counts once |slip| reaches this [m/s].
+    pub slip_confirm_speed: f64,
+    /// The reference.
+    pub reference: Reference,
+}
+
+fn unused(
+    ctx: &Ctx,
+    at: &str,
+    law: &str,
+    raw: &LawToml,
+    allowed: &[&str],
+) -> Result<(), InputError> {
+    let given = [
+        ("static", raw.static_coefficient),
+        ("kinetic", raw.kinetic),
+        ("sharpness", raw.sharpness),
+        ("b", raw.b),
+        ("c", raw.c),
+        ("e", raw.e),
+        ("decay", raw.decay),
+        ("critical_speed", raw.critical_speed),
+        ("stribeck_speed", raw.stribeck_speed),
+        ("exponent", raw.exponent),
+        ("sigma0", raw.sigma0),
+        ("sigma1", raw.sigma1),
+        ("sigma2", raw.sigma2),
+    ];
+    for (key, value) in given {
+        if let Some(v) = value
+            && !allowed.contains(&key)
+        {
+            return Err(ctx.err(
+                &format!("{at}.{key}"),
+                v,
+                format!(
+                    "no `{key}` with law = \"{law}\": its keys are {}",
+                    allowed
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The law of `[<at>]`, every parameter validated (see experiments/README.md
+/// for the keys of each law, their units, defaults and sources).
+fn law(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<BeltLaw, InputError> {
+    let key = |k: &str| format!("{at}.{k}");
+    let need = |k: &str, v: Option<f64>, what: &str| -> Result<f64, InputError> {
+        let v = v.ok_or_else(|| ctx.missing(&key(k), what.to_string()))?;
+        ctx.positive(&key(k), v)
+    };
+    let opt = |k: &str, v: Option<f64>, default: f64| -> Result<f64, InputError> {
+        match v {
+            None => Ok(default),
+            Some(v) => ctx.positive(&key(k), v),
+        }
+    };
+    let kinetic_below = |mu_s: f64, mu_k: f64| -> Result<(), InputError> {
+        if mu_k > mu_s {
+            Err(ctx.err(
+                &key("kinetic"),
+                mu_k,
+                format!("a coefficient <= static = {mu_s}"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let name = raw.law.as_str();
+    let law = match name {
+        "coulomb" => {
+            unused(ctx, at, name, raw, &["static", "kinetic"])?;
+            let mu_s = need("static", raw.static_coefficient, "mu_s > 0")?;
+            let mu_k = need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
+            kinetic_below(mu_s, mu_k)?;
+            BeltLaw::Memoryless(FrictionLaw::Coulomb(Coulomb {
+                static_coefficient: mu_s,
+                kinetic_coefficient: mu_k,
+            }))
+        }
+        "constant" => {
+            unused(ctx, at, name, raw, &["static"])?;
+            BeltLaw::Memoryless(FrictionLaw::Constant {
+                mu: need("static", raw.static_coefficient, "the coefficient f > 0")?,
+            })
+        }
+        "tanh" => {
+            unused(ctx, at, name, raw, &["static", "sharpness"])?;
+            BeltLaw::Memoryless(FrictionLaw::Tanh(Tanh {
+                static_coefficient: need("static", raw.static_coefficient, "f_s > 0")?,
+                sharpness: need(
+                    "sharpness",
+                    raw.sharpness,
+                    "k > 0 [s/m] in f = f_s tanh(k v)",
+                )?,
+            }))
+        }
+        "adams" => {
+            unused(ctx, at, name, raw, &["static", "b", "c", "e"])?;
+            let seed = Adams::seed(need("static", raw.static_coefficient, "f_s > 0")?);
+            let c = opt("c", raw.c, seed.c)?;
+            if c >= 2.0 {
+                return Err(ctx.err(
+                    &key("c"),
+                    c,
+                    "a number in (0, 2): f tends to f_s sin(C pi / 2) at high speed",
+                ));
+            }
+            BeltLaw::Memoryless(FrictionLaw::Adams(Adams {
+                b: opt("b", raw.b, seed.b)?,
+                c,
+                e: match raw.e {
+                    None => seed.e,
+                    Some(e) if e.is_finite() && e <= 0.0 => e,
+                    Some(e) => return Err(ctx.err(&key("e"), e, "a finite number <= 0")),
+                },
+                ..seed
+            }))
+        }
+        "micro-slip" => {
+            unused(
+                ctx,
+                at,
+                name,
+                raw,
+                &["static", "kinetic", "decay", "critical_speed"],
+            )?;
+            let mu_s = need("static", raw.static_coefficient, "f_s > 0")?;
+            let mu_k = need("kinetic", raw.kinetic, "f_d > 0, <= static")?;
+            kinetic_below(mu_s, mu_k)?;
+            BeltLaw::Memoryless(FrictionLaw::MicroSlip(MicroSlip {
+                static_coefficient: mu_s,
+                dynamic_coefficient: mu_k,
+                decay: need("decay", raw.decay, "d > 0 [s/m]")?,
+                critical_speed: opt("critical_speed", raw.critical_speed, 1e-3)?,
+            }))
+        }
+        "ansys" => {
+            unused(ctx, at, name, raw, &["static", "kinetic", "decay"])?;
+            let mu_s = need("static", raw.static_coefficient, "mu_s > 0")?;
+            let mu_k = need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
+            kinetic_below(mu_s, mu_k)?;
+            BeltLaw::Memoryless(FrictionLaw::AnsysExponential(AnsysExponential {
+                kinetic_coefficient: mu_k,
+                static_ratio: mu_s / mu_k,
+                decay: need("decay", raw.decay, "DC > 0 [s/m]")?,
+            }))
+        }
+        "stribeck" => {
+            unused(
+                ctx,
+                at,
+                name,
+                raw,
+                &["static", "kinetic", "stribeck_speed", "exponent"],
+            )?;
+            let mu_s = need("static", raw.static_coefficient, "mu_s > 0")?;
+            let mu_k = need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
+            kinetic_below(mu_s, mu_k)?;
+            BeltLaw::Memoryless(FrictionLaw::Stribeck(Stribeck {
+                static_coefficient: mu_s,
+                kinetic_coefficient: mu_k,
+                stribeck_speed: need("stribeck_speed", raw.stribeck_speed, "v_s > 0 [m/s]")?,
+                exponent: opt("exponent", raw.exponent, 2.0)?,
+            }))
+        }
+        "lugre" => {
+            unused(
+                ctx,
+                at,
+                name,
+                raw,
+                &[
+                    "static",
+                    "kinetic",
+                    "stribeck_speed",
+                    "sigma0",
+                    "sigma1",
+                    "sigma2",
+                ],
+            )?;
+            let mu_s = need("static", raw.static_coefficient, "mu_s = F_s / N > 0")?;
+            let mu_k = need("kinetic", raw.kinetic, "mu_c = F_c / N > 0, <= static")?;
+            kinetic_below(mu_s, mu_k)?;
+            let paper = LuGre::canudas_de_wit(mu_k, mu_s);
+            BeltLaw::LuGre(LuGre {
+                sigma0: opt("sigma0", raw.sigma0, paper.sigma0)?,
+                sigma1: opt("sigma1", raw.sigma1, paper.sigma1)?,
+                sigma2: match raw.sigma2 {
+                    None => paper.sigma2,
+                    Some(v) if v.is_finite() && v >= 0.0 => v,
+                    Some(v) => {
+                        return Err(ctx.err(&key("sigma2"), v, "a finite number >= 0 [N s/m]"));
+                    }
+                },
+                stribeck_speed: opt("stribeck_speed", raw.stribeck_speed, paper.stribeck_speed)?,
+                ..paper
+            })
+        }
+        other => {
+            return Err(ctx.err(
+                &key("law"),
+                format!("\"{other}\""),
+                format!("one of {}", LAWS.map(|m| format!("\"{m}\"")).join(", ")),
+            ));
+        }
+    };
+    Ok(law)
+}
+
+/// The method of `[<at>]`: its `method` key, else moreau for a set-valued
+/// law and dopri5 for a regularised one or LuGre.
+fn integrator(ctx: &Ctx, at: &str, raw: &LawToml, law: &BeltLaw) -> Result<Integrator, InputError> {
+    let default = match law {
+        BeltLaw::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }) => "moreau",
+        _ => "dopri5",
+    };
+    let name = raw.method.as_deref().unwrap_or(default);
+    let integrator = match name {
+        "moreau" => Integrator::Moreau,
+        "rk4" => Integrator::Rk4,
+        "dopri5" => Integrator::Dopri5,
+        other => {
+            return Err(ctx.err(
+                &format!("{at}.method"),
+                format!("\"{other}\""),
+                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            ));
+        }
+    };
+    if integrator == Integrator::Moreau && matches!(law, BeltLaw::LuGre(_)) {
+        return Err(ctx.err(
+            &format!("{at}.method"),
+            "\"moreau\"",
+            "\"rk4\" or \"dopri5\" for law = \"lugre\" (a smooth ODE with a state; the time stepping is for memoryless laws)",
+        ));
+    }
+    Ok(integrator)
+}
+
+fn label_ok(label: &str) -> bool {
+    !label.is_empty()
+        && label != "exact"
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Parses and validates one case table.
+pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
+    let raw: CaseToml = ctx.parse(table)?;
+    let s = &raw.system;
+    let belt = Belt {
+        mass: ctx.positive("system.mass", s.mass)?,
+        stiffness: ctx.positive("system.stiffness", s.stiffness)?,
+        belt_speed: ctx.positive("system.belt_speed", s.belt_speed)?,
+        normal_force: ctx.positive("system.normal_force", s.normal_force)?,
+    };
+    let x0 = ctx.finite("initial.x", raw.initial.x.unwrap_or(0.0))?;
+    let v0 = ctx.finite("initial.v", raw.initial.v.unwrap_or(belt.belt_speed))?;
+    let first = law(ctx, "friction", &raw.friction)?;
+    let mut methods = vec![MethodConfig {
+        label: raw.friction.law.clone(),
+        law_name: raw.friction.law.clone(),
+        integrator: integrator(ctx, "friction", &raw.friction, &first)?,
+        law: first,
+    }];
+    for (label, value) in &raw.variants {
+        let at = format!("variants.{label}");
+        if !label_ok(label) || methods.iter().any(|m| &m.label == label) {
+            return Err(ctx.err(
+                &at,
+                format!("\"{label}\""),
+                "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its law's name); not \"exact\"",
+            ));
+        }
+        let Some(t) = value.as_table() else {
+            return Err(ctx.err(
+                &at,
+                value,
+                "a table of a law's keys: [study.variants.<label>] law = ...",
+            ));
+        };
+        let v: LawToml = ctx.parse_at(&at, t.clone())?;
+        let l = law(ctx, &at, &v)?;
+        methods.push(MethodConfig {
+            label: label.clone(),
+            law_name: v.law.clone(),
+            integrator: integrator(ctx, &at, &v, &l)?,
+            law: l,
+        });
+    }
+    let integ = &raw.integrator;
+    let dt = ctx.positive("integrator.dt", integ.dt)?;
+    let t_end = ctx.positive("integrator.t_end", integ.t_end)?;
+    if t_end < dt {
+        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
+    }
+    let tolerance = match integ.tolerance {
+        None => 1e-8,
+        Some(t) if t.is_finite() && t > 0.0 && t < 1.0 => t,
+        Some(t) => {
+            return Err(ctx.err(
+                "integrator.tolerance",
+                t,
+                "a number in (0, 1): rtol = atol of dopri5's error control",
+            ));
+        }
+    };
+    let output_interval = match integ.output_interval {
+        None => (t_end / 2000.0).max(dt),
+        Some(h) => ctx.positive("integrator.output_interval", h)?,
+    };
+    let outputs = (t_end / output_interval).round();
+    if !(1.0..=1e6).contains(&outputs) || (outputs * output_interval - t_end).abs() > 1e-9 * t_end {
+        return Err(ctx.err(
+            "integrator.output_interval",
+            output_interval,
+            format!("t_end / output_interval a whole number of at most 1e6 (t_end = {t_end} s)"),
+        ));
+    }
+    let steps = t_end / dt;
+    let max_steps = match integ.max_steps {
+        None => 50_000_000,
+        Some(n) if n >= 1 => n,
+        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
+    };
+    if methods.iter().any(|m| m.integrator != Integrator::Dopri5) && steps > max_steps as f64 {
+        return Err(ctx.err(
+            "integrator.dt",
+            dt,
+            format!("a step with t_end / dt <= max_steps = {max_steps} (t_end = {t_end} s)"),
+        ));
+    }
+    let stick_threshold = match raw.analysis.stick_threshold {
+        None => 0.01 * belt.belt_speed,
+        Some(v) => ctx.positive("analysis.stick_threshold", v)?,
+    };
+    let slip_confirm_speed = match raw.analysis.slip_confirm_speed {
+        None => 10.0 * stick_threshold,
+        Some(v) if v.is_finite() && v >= stick_threshold => v,
+        Some(v) => {
+            return Err(ctx.err(
+                "analysis.slip_confirm_speed",
+                v,
+                format!("a speed >= stick_threshold = {stick_threshold} m/s"),
+            ));
+        }
+    };
+    let reference = reference(ctx, &raw.reference, &methods)?;
+    Ok(CaseConfig {
+        belt,
+        x0,
+        v0,
+        methods,
+        dt,
+        t_end,
+        tolerance,
+        output_interval,
+        outputs: outputs as usize,
+        max_steps,
+        stick_threshold,
+        slip_confirm_speed,
+        reference,
+    })
+}
+
+/// `[reference]`: `coulomb-exact` (default when the first law is Coulomb or
+/// constant: its coefficients unless `static`/`kinetic` are given) or
+/// `none`.
+fn reference(
+    ctx: &Ctx,
+    raw: &ReferenceToml,
+    methods: &[MethodConfig],
+) -> Result<Reference, InputError> {
+    let coulomb = match methods[0].law {
+        BeltLaw::Memoryless(FrictionLaw::Coulomb(c)) => {
+            Some((c.static_coefficient, c.kinetic_coefficient))
+        }
+        BeltLaw::Memoryless(FrictionLaw::Constant { mu }) => Some((mu, mu)),
+        _ => None,
+    };
+    let given = raw.static_coefficient.is_some() || raw.kinetic.is_some();
+    let method = raw
+        .method
+        .as_deref()
+        .unwrap_or(if coulomb.is_some() || given {
+            "coulomb-exact"
+        } else {
+            "none"
+        });
+    match method {
+        "none" => {
+            if given {
+                return Err(ctx.err(
+                    "reference.static",
+                    raw.static_coefficient.or(raw.kinetic).unwrap_or_default(),
+                    "no coefficients with reference.method = \"none\"",
+                ));
+            }
+            Ok(Reference::None)
+        }
+        "coulomb-exact" => {
+            let (s, k) = match (raw.static_coefficient, raw.kinetic, coulomb) {
+                (Some(s), Some(k), _) => (s, k),
+                (None, None, Some(c)) => c,
+                (Some(_), None, _) | (None, None, None) => {
+                    return Err(ctx.missing(
+                        "reference.kinetic",
+                        "mu_k of the exact Coulomb reference (the first law is not Coulomb)",
+                    ));
+                }
+                (None, Some(_), _) => {
+                    return Err(
+                        ctx.missing("reference.static", "mu_s of the exact Coulomb reference")
+                    );
+                }
+            };
+            let s = ctx.positive("reference.static", s)?;
+            let k = ctx.positive("reference.kinetic", k)?;
+            if k > s {
+                return Err(ctx.err(
+                    "reference.kinetic",
+                    k,
+                    format!("a coefficient <= static = {s}"),
+                ));
+            }
+            Ok(Reference::CoulombExact {
+                static_coefficient: s,
+                kinetic_coefficient: k,
+            })
+        }
+        other => Err(ctx.err(
+            "reference.method",
+            format!("\"{other}\""),
+            "\"coulomb-exact\" (the piecewise-analytic Coulomb motion) or \"none\"",
+        )),
+    }
+}

@@ -1,0 +1,204 @@
+//! Study-level results of a stick-slip study: the response of every law
+//! against the exact Coulomb motion, friction against slip, the cost of the
+//! regularised laws against their sharpness (the stiffness they cause),
+//! and a sentence per method on its cycle against the exact one.
+
+use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::study::{CaseOutput, StudySummary};
+use crate::studies::stick_slip::spec::CaseConfig;
+
+/// The regularisation keys whose sweep shows the stiffness of a law.
+pub(super) const SHARPNESS: [&str; 5] = [
+    "sharpness",
+    "b",
+    "critical_speed",
+    "stribeck_speed",
+    "sigma0",
+];
+
+pub(super) fn summarize(
+    configs: &[CaseConfig],
+    sweep_keys: &[String],
+    cases: &[CaseOutput],
+) -> StudySummary {
+    let mut summary = StudySummary::default();
+    let Some(shown) = finest(configs, cases) else {
+        return summary;
+    };
+    responses(&mut summary, shown);
+    stiffness(&mut summary, sweep_keys, cases);
+    notes(&mut summary, shown);
+    summary
+}
+
+/// The case with the smallest dt and tolerance (the most accurate run of
+/// each method).
+fn finest<'a>(configs: &[CaseConfig], cases: &'a [CaseOutput]) -> Option<&'a CaseOutput> {
+    configs
+        .iter()
+        .zip(cases)
+        .min_by(|a, b| {
+            (a.0.dt, a.0.tolerance)
+                .partial_cmp(&(b.0.dt, b.0.tolerance))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|(_, o)| o)
+}
+
+fn responses(summary: &mut StudySummary, o: &CaseOutput) {
+    let at = if o.coords.is_empty() {
+        String::new()
+    } else {
+        format!(" (case {})", o.name)
+    };
+    for (column, title, unit) in [
+        ("x", "Position of the mass", "x [m]"),
+        ("slip", "Slip velocity", "slip u = v - v_b [m/s]"),
+        ("friction", "Friction force on the mass", "friction T [N]"),
+    ] {
+        let mut series = Vec::new();
+        if let Some(ex) = o.table("exact")
+            && let (Some(t), Some(y)) = (ex.table.values("t"), ex.table.values(column))
+        {
+            series.push(Series::new("exact (Coulomb)", t, y, Style::Dashed));
+        }
+        for (k, m) in o.methods.iter().enumerate() {
+            let Some(out) = m.output() else { continue };
+            if let (Some(t), Some(y)) = (out.series.values("t"), out.series.values(column)) {
+                series.push(Series::new(m.label(), t, y, Style::Line).grouped(k + 1));
+            }
+        }
+        if series.is_empty() {
+            continue;
+        }
+        summary.figures.push(Figure {
+            name: format!("response-{column}"),
+            title: format!("{title}{at}"),
+            x: Axis::linear("time t [s]"),
+            y: Axis::linear(unit),
+            series,
+            caption: format!(
+                "{title} of every law of the case against time; dashed: the exact piecewise-analytic motion with Coulomb friction (where the case has it)."
+            ),
+        });
+    }
+    let mut series = Vec::new();
+    for (k, m) in o.methods.iter().enumerate() {
+        let Some(out) = m.output() else { continue };
+        if let (Some(u), Some(f)) = (out.series.values("slip"), out.series.values("friction")) {
+            series.push(Series::new(m.label(), u, f, Style::Markers).grouped(k + 1));
+        }
+    }
+    if !series.is_empty() {
+        summary.figures.push(Figure {
+            name: "friction-vs-slip".into(),
+            title: format!("Friction force against slip{at}"),
+            x: Axis::linear("slip u = v - v_b [m/s]"),
+            y: Axis::linear("friction T [N]"),
+            series,
+            caption: "The friction force each law produced against the slip at the output times: a set-valued law sticks on the vertical segment at u = 0; a regularised law passes through the origin with a finite slope (its stiffness).".into(),
+        });
+    }
+}
+
+/// Steps per method against a swept regularisation key (log-log).
+fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[CaseOutput]) {
+    for key in keys {
+        let Some(param) = key.rsplit('.').next() else {
+            continue;
+        };
+        if !SHARPNESS.contains(&param)
+            || !key.starts_with("variants.") && !key.starts_with("friction.")
+        {
+            continue;
+        }
+        let label = key.split('.').nth(1).unwrap_or_default();
+        let mut pts: Vec<(f64, f64)> = Vec::new();
+        for o in cases {
+            let Some(value) = o.coord(key).and_then(|c| c.number()) else {
+                continue;
+            };
+            let method = if key.starts_with("friction.") {
+                o.methods.first()
+            } else {
+                o.method(label)
+            };
+            if let Some(steps) = method.and_then(|m| m.output()).and_then(|out| {
+                out.counters
+                    .iter()
+                    .find(|c| c.0 == "rhs_evaluations")
+                    .map(|c| c.1)
+            }) && steps > 0.0
+            {
+                pts.push((value, steps));
+            }
+        }
+        if pts.len() < 2 {
+            continue;
+        }
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (x, y): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+        let name = if key.starts_with("friction.") {
+            o_label(cases)
+        } else {
+            label.to_string()
+        };
+        summary.figures.push(Figure {
+            name: format!("stiffness-{}", key.replace('.', "-")),
+            title: format!("Cost of the regularised law {name} against {param}"),
+            x: Axis::log(format!("{param} (swept: {key})")),
+            y: Axis::log("right-hand side evaluations [-]"),
+            series: vec![Series::new(name, &x, &y, Style::LineMarkers)],
+            caption: format!(
+                "Evaluations of the equations of motion the adaptive integrator needed as the law's {param} changes: a steeper law near zero slip makes the ODE stiff and the explicit integrator's steps small."
+            ),
+        });
+    }
+}
+
+fn o_label(cases: &[CaseOutput]) -> String {
+    cases
+        .first()
+        .and_then(|o| o.methods.first())
+        .map(|m| m.label().to_string())
+        .unwrap_or_default()
+}
+
+fn notes(summary: &mut StudySummary, o: &CaseOutput) {
+    let (Some(stick), Some(slip)) = (
+        o.scalar("exact_stick_duration"),
+        o.scalar("exact_slip_duration"),
+    ) else {
+        return;
+    };
+    summary.notes.push(format!(
+        "Exact Coulomb cycle of case {}: stick {stick:.6} s, slip {slip:.6} s.",
+        o.name
+    ));
+    for m in &o.methods {
+        let Some(out) = m.output() else { continue };
+        if let (Some(s), Some(p), Some(e)) = (
+            out.scalar("stick_duration"),
+            out.scalar("slip_duration"),
+            out.scalar("cycle_error"),
+        ) {
+            summary.notes.push(format!(
+                "{}: stick {s:.6} s, slip {p:.6} s; cycle error {e:.2e} s ({:.2} % of the period).",
+                m.label(),
+                100.0 * e / (stick + slip)
+            ));
+        } else {
+            summary.notes.push(format!(
+                "{}: no full stick-slip cycle found (threshold {} m/s).",
+                m.label(),
+                configs_threshold(out)
+            ));
+        }
+    }
+}
+
+fn configs_threshold(out: &crate::harness::study::MethodOutput) -> String {
+    out.scalar("cycles")
+        .map(|c| format!("cycles found: {c}; stick threshold as configured"))
+        .unwrap_or_else(|| "as configured".into())
+}
