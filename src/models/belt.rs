@@ -160,10 +160,12 @@ impl CoulombMotion {
             {
                 return Phase::Stick;
             }
-            // No sticking: the side whose acceleration moves away from the
-            // belt speed, a = (-k x - sign mu_k N) / m.
-            let kinetic = self.kinetic_coefficient * b.normal_force;
-            let sign = if spring > kinetic { -1.0 } else { 1.0 };
+            // No sticking: the side whose motion is consistent. Slower than
+            // the belt (sign -1) the acceleration is (-k x + mu_k N) / m,
+            // negative for k x > mu_k N and, at k x = mu_k N (equal
+            // coefficients), zero with the jerk -k v_b / m < 0; so k x > 0
+            // slips slower than the belt and k x < 0 faster.
+            let sign = if spring > 0.0 { -1.0 } else { 1.0 };
             return Phase::Slip { sign };
         }
         Phase::Slip {
@@ -471,5 +473,24 @@ mod tests {
         let c = m.last_cycle().expect("cycle");
         assert!(c.stick_duration.abs() < 1e-12, "{c:?}");
         assert!((c.period - TAU / b.omega()).abs() < 1e-9, "{c:?}");
+        // After the instant of stick the mass falls behind the belt: u <= 0.
+        for k in 1..500 {
+            let s = m.state(k as f64 * 0.01);
+            assert!(
+                s.v - 0.1 <= 1e-12,
+                "u = {} at t = {}",
+                s.v - 0.1,
+                k as f64 * 0.01
+            );
+        }
+        // Thresholded, u = -(k v_b / 2m) tau^2 at both ends of the slip:
+        // the stick lasts 2 sqrt(2 m thr / (k v_b)).
+        let thr = 1e-3;
+        let t = m.last_cycle_thresholded(thr).expect("cycle");
+        let passage = 2.0 * (2.0 * thr / (20.0 * 0.1)).sqrt();
+        assert!(
+            (t.stick_duration - passage).abs() < 0.01 * passage,
+            "{t:?} vs {passage}"
+        );
     }
 }

@@ -2,13 +2,14 @@
 //! [`Study`](crate::harness::study::Study).
 
 /// The registered study kinds.
-pub const KINDS: [&str; 3] = ["gap-system", "slider-crank", "stick-slip"];
+pub const KINDS: [&str; 4] = ["gap-system", "slider-crank", "stick-slip", "friction-law"];
 
 /// The kinds as a list for error messages.
 pub fn kind_names() -> String {
     KINDS.map(|k| format!("\"{k}\"")).join(", ")
 }
 
+pub mod friction_law;
 pub mod gap_system;
 pub(crate) mod keys;
 pub mod slider_crank;
@@ -24,6 +25,7 @@ pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
         "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
         "slider-crank" => Ok(Box::new(slider_crank::build(spec)?)),
         "stick-slip" => Ok(Box::new(stick_slip::build(spec)?)),
+        "friction-law" => Ok(Box::new(friction_law::build(spec)?)),
         other => Err(InputError::value(
             &spec.file,
             &spec.name,

@@ -24,6 +24,11 @@ use crate::models::belt::coulomb_exact;
 
 use spec::{CaseConfig, Ctx, Integrator, Reference};
 
+/// The index of the method labelled `label`.
+fn m_index(methods: &[spec::MethodConfig], label: &str) -> usize {
+    methods.iter().position(|m| m.label == label).unwrap_or(0)
+}
+
 /// A stick-slip study: its validated cases.
 pub struct StickSlipStudy {
     cases: Vec<CaseConfig>,
@@ -116,6 +121,7 @@ impl Study for StickSlipStudy {
             "relative_balance_error",
             "cycles",
             "cycle_error",
+            "cycle_error_steps",
             "max_error_x",
             "max_error_v",
         ]);
@@ -333,11 +339,19 @@ impl Study for StickSlipStudy {
                     .map(|e| e.1)
                     .collect();
                 if durations.len() == 2 {
+                    let error = durations[0].max(durations[1]);
                     out.scalars.push(Scalar::new(
                         "cycle_error",
-                        durations[0].max(durations[1]),
+                        error,
                         "max(|stick duration - exact|, |slip duration - exact|) of the last full cycle [s]",
                     ));
+                    if cfg.methods[m_index(&cfg.methods, &label)].integrator != Integrator::Dopri5 {
+                        out.scalars.push(Scalar::new(
+                            "cycle_error_steps",
+                            error / cfg.dt,
+                            "cycle_error / dt [-]: a fixed-step method locates each onset within a step, so at most about 1",
+                        ));
+                    }
                 }
             }
         }

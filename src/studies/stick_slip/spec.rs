@@ -58,10 +58,10 @@ struct SystemToml {
 /// checked in [`law`].
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct LawToml {
-    law: String,
+pub(crate) struct LawToml {
+    pub(crate) law: String,
     #[serde(default)]
-    method: Option<String>,
+    pub(crate) method: Option<String>,
     #[serde(default, rename = "static")]
     static_coefficient: Option<f64>,
     #[serde(default)]
@@ -281,7 +281,7 @@ fn unused(
 
 /// The law of `[<at>]`, every parameter validated (see experiments/README.md
 /// for the keys of each law, their units, defaults and sources).
-fn law(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<BeltLaw, InputError> {
+pub(crate) fn law(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<BeltLaw, InputError> {
     let key = |k: &str| format!("{at}.{k}");
     let need = |k: &str, v: Option<f64>, what: &str| -> Result<f64, InputError> {
         let v = v.ok_or_else(|| ctx.missing(&key(k), what.to_string()))?;

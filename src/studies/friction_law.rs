@@ -1,0 +1,231 @@
+//! Study kind `friction-law`: the friction coefficient of each law against
+//! the slip speed (the seed's Fig. 4a, on friction in contact joints). Each
+//! law (`[laws.<label>]`, the keys of the `stick-slip` kind's laws) is a
+//! method of the case; its series is f(v) on `speeds`; checks compare it
+//! with an independent tabulation of the formulas.
+
+use crate::error::{InputError, SolverError};
+use crate::harness::checks::Provides;
+use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::spec::StudySpec;
+use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study, StudySummary};
+use crate::harness::table::Table;
+use crate::studies::stick_slip::spec::{BeltLaw, Ctx, LawToml, law};
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseToml {
+    speeds: SpeedsToml,
+    laws: toml::Table,
+    #[serde(default)]
+    compare_at: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpeedsToml {
+    from: f64,
+    to: f64,
+    count: usize,
+}
+
+/// One validated case: the speeds and the laws.
+struct CaseConfig {
+    speeds: Vec<f64>,
+    laws: Vec<(String, String, BeltLaw)>,
+    compare_at: f64,
+}
+
+/// A friction-law study.
+pub struct FrictionLawStudy {
+    cases: Vec<CaseConfig>,
+}
+
+/// Builds the study from its spec (validating every case).
+pub fn build(spec: &StudySpec) -> Result<FrictionLawStudy, InputError> {
+    let ctx = Ctx {
+        file: &spec.file,
+        study: &spec.name,
+    };
+    let cases = spec
+        .cases
+        .iter()
+        .map(|c| parse_case(&ctx, c.table.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(FrictionLawStudy { cases })
+}
+
+fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
+    let raw: CaseToml = ctx.parse(table)?;
+    let from = raw.speeds.from;
+    if !(from.is_finite() && from >= 0.0) {
+        return Err(ctx.err("speeds.from", from, "a speed >= 0 [m/s]"));
+    }
+    let to = raw.speeds.to;
+    if !(to.is_finite() && to > from) {
+        return Err(ctx.err("speeds.to", to, format!("a speed > from = {from} m/s")));
+    }
+    let count = raw.speeds.count;
+    if !(2..=1_000_000).contains(&count) {
+        return Err(ctx.err("speeds.count", count, "an integer in 2..=1000000"));
+    }
+    let speeds = (0..count)
+        .map(|i| from + (to - from) * i as f64 / (count - 1) as f64)
+        .collect();
+    if raw.laws.is_empty() {
+        return Err(ctx.missing("laws", "at least one [study.laws.<label>] table with a law"));
+    }
+    let mut laws = Vec::new();
+    for (label, value) in &raw.laws {
+        let at = format!("laws.{label}");
+        let valid = label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid || label.is_empty() {
+            return Err(ctx.err(
+                &at,
+                format!("\"{label}\""),
+                "a label of letters, digits, '-' and '_'",
+            ));
+        }
+        let Some(t) = value.as_table() else {
+            return Err(ctx.err(
+                &at,
+                value,
+                "a table of a law's keys: law = ..., static = ...",
+            ));
+        };
+        let l: LawToml = ctx.parse_at(&at, t.clone())?;
+        if let Some(m) = &l.method {
+            return Err(ctx.err(
+                &format!("{at}.method"),
+                format!("\"{m}\""),
+                "no method: a friction-law study tabulates the coefficient, it integrates nothing",
+            ));
+        }
+        let parsed = law(ctx, &at, &l)?;
+        if matches!(parsed, BeltLaw::LuGre(_)) {
+            return Err(ctx.err(
+                &format!("{at}.law"),
+                "\"lugre\"",
+                "a law without internal state (LuGre's force depends on its bristle state, not only on the speed)",
+            ));
+        }
+        laws.push((label.clone(), l.law.clone(), parsed));
+    }
+    let compare_at = match raw.compare_at {
+        None => 1e-4,
+        Some(v) if v.is_finite() && v > 0.0 => v,
+        Some(v) => return Err(ctx.err("compare_at", v, "a speed > 0 [m/s]")),
+    };
+    Ok(CaseConfig {
+        speeds,
+        laws,
+        compare_at,
+    })
+}
+
+impl Study for FrictionLawStudy {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.cases[case]
+            .laws
+            .iter()
+            .map(|(label, name, _)| MethodPlan {
+                label: label.clone(),
+                method: name.clone(),
+                doc: format!("the {name} law's coefficient f(v)"),
+            })
+            .collect()
+    }
+
+    fn default_baseline(&self) -> Option<String> {
+        None
+    }
+
+    fn provides(&self) -> Provides {
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        Provides {
+            study_scalars: Vec::new(),
+            method_scalars: strings(&["static", "peak", "peak_speed", "at_compare"]),
+            case_scalars: Vec::new(),
+            columns: strings(&["v", "coefficient"]),
+            tables: Vec::new(),
+            methods: Vec::new(),
+        }
+    }
+
+    fn run_method(
+        &self,
+        case: usize,
+        method: usize,
+        _progress: &indicatif::ProgressBar,
+    ) -> Result<MethodOutput, SolverError> {
+        let cfg = &self.cases[case];
+        let (_, _, BeltLaw::Memoryless(l)) = &cfg.laws[method] else {
+            return Err(SolverError::Other {
+                method: cfg.laws[method].0.clone(),
+                message: "not a memoryless law".into(),
+            });
+        };
+        let f: Vec<f64> = cfg.speeds.iter().map(|&v| l.coefficient(v)).collect();
+        let to = *cfg.speeds.last().unwrap_or(&1.0);
+        let (peak_speed, peak) = l.peak(to);
+        Ok(MethodOutput {
+            series: Table::new()
+                .with("v", "relative (slip) speed [m/s]", cfg.speeds.clone())
+                .with("coefficient", "friction coefficient f(v) [-]", f),
+            scalars: vec![
+                Scalar::new(
+                    "static",
+                    l.coefficient(0.0),
+                    "f(0+) [-]: the sticking bound of a set-valued law, 0 for a regularised one",
+                ),
+                Scalar::new("peak", peak, "largest f over the speeds [-]"),
+                Scalar::new("peak_speed", peak_speed, "speed of the largest f [m/s]"),
+                Scalar::new(
+                    "at_compare",
+                    l.coefficient(cfg.compare_at),
+                    format!("f at compare_at = {} m/s [-]", cfg.compare_at),
+                ),
+            ],
+            ..MethodOutput::default()
+        })
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+        let mut summary = StudySummary::default();
+        let Some((cfg, o)) = self.cases.iter().zip(cases).next() else {
+            return summary;
+        };
+        let mut series = Vec::new();
+        for m in &o.methods {
+            let Some(out) = m.output() else { continue };
+            if let (Some(v), Some(f)) = (out.series.values("v"), out.series.values("coefficient")) {
+                series.push(Series::new(m.label(), v, f, Style::Line));
+            }
+        }
+        summary.figures.push(Figure {
+            name: "coefficients".into(),
+            title: "Friction coefficient against relative speed".into(),
+            x: Axis::linear("relative speed v_r [m/s]"),
+            y: Axis::linear("friction coefficient f [-]"),
+            series,
+            caption: "Regenerates Fig. 4a of the seed on friction in contact joints: the five laws' coefficients for positive relative speeds (odd in v for negative ones).".into(),
+        });
+        for m in &o.methods {
+            let Some(out) = m.output() else { continue };
+            if let (Some(p), Some(at)) = (out.scalar("peak"), out.scalar("at_compare")) {
+                summary.notes.push(format!(
+                    "{}: largest coefficient {p:.4} at {:.3e} m/s; at {:.0e} m/s the coefficient is {at:.4} ({:.1} % of its largest).",
+                    m.label(),
+                    out.scalar("peak_speed").unwrap_or(f64::NAN),
+                    cfg.compare_at,
+                    100.0 * at / p
+                ));
+            }
+        }
+        summary
+    }
+}

@@ -1,0 +1,297 @@
+//! The `stick-slip` and `friction-law` kinds through the command line: bad
+//! keys exit 2 with a message naming the file, study, key, value and what is
+//! allowed (nothing written); belt parameters unlike the repository's agree
+//! with the exact Coulomb motion, and the same spec with a tolerance below
+//! the measured error exits 1.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contact-harness"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A small valid stick-slip study; the tests edit it.
+const SPEC: &str = r#"
+[[study]]
+name = "belt"
+kind = "stick-slip"
+[study.system]
+mass = 1.0
+stiffness = 20.0
+belt_speed = 0.1
+normal_force = 9.81
+[study.friction]
+law = "coulomb"
+static = 0.15
+kinetic = 0.10
+[study.integrator]
+dt = 1.0e-3
+t_end = 3.0
+[study.variants.smooth]
+law = "tanh"
+static = 0.1
+sharpness = 1.0e3
+"#;
+
+fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
+    let out = run_in(dir.path(), &["s.toml", "--out", "out", "--report", "rep"]);
+    (dir, out)
+}
+
+/// (value, passed) of every `checks.csv` row of `check`.
+fn check_values(dir: &Path, check: &str) -> Vec<(f64, bool)> {
+    let checks = std::fs::read_to_string(dir.join("out/checks.csv")).expect("checks.csv");
+    checks
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f.len() > 5 && f[2] == check)
+        .map(|f| (f[3].parse().expect("value"), f[5] == "true"))
+        .collect()
+}
+
+#[test]
+fn bad_stick_slip_keys_exit_2_naming_the_key() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "mass = 1.0",
+            "mass = 0.0",
+            &["study.system.mass", "0", "> 0"],
+        ),
+        (
+            "belt_speed = 0.1",
+            "belt_speed = -0.1",
+            &["study.system.belt_speed", "-0.1", "> 0"],
+        ),
+        (
+            "normal_force = 9.81",
+            "normal_force = nan",
+            &["study.system.normal_force", "NaN", "finite"],
+        ),
+        (
+            "law = \"coulomb\"",
+            "law = \"viscous\"",
+            &["study.friction.law", "viscous", "\"coulomb\"", "\"lugre\""],
+        ),
+        (
+            "kinetic = 0.10",
+            "kinetic = 0.20",
+            &["study.friction.kinetic", "0.2", "<= static = 0.15"],
+        ),
+        (
+            "kinetic = 0.10",
+            "kinetic = 0.10\nsharpness = 5.0",
+            &[
+                "study.friction.sharpness",
+                "law = \"coulomb\"",
+                "`static`, `kinetic`",
+            ],
+        ),
+        ("static = 0.15\n", "", &["study.friction.static", "mu_s"]),
+        (
+            "kinetic = 0.10",
+            "kinetic = 0.10\nmethod = \"euler\"",
+            &["study.friction.method", "euler", "\"moreau\""],
+        ),
+        (
+            "sharpness = 1.0e3",
+            "sharpness = 1.0e3\nmethod = \"moreau\"\n[study.variants.bristles]\nlaw = \"lugre\"\nstatic = 0.15\nkinetic = 0.1\nmethod = \"moreau\"",
+            &["study.variants.bristles.method", "\"moreau\"", "lugre"],
+        ),
+        (
+            "[study.variants.smooth]",
+            "[study.variants.coulomb]",
+            &["study.variants.coulomb", "no other method"],
+        ),
+        (
+            "sharpness = 1.0e3",
+            "sharpness = -1.0e3",
+            &["study.variants.smooth.sharpness", "-1000", "> 0"],
+        ),
+        (
+            "sharpness = 1.0e3",
+            "sharpness = 1.0e3\ncolour = 1",
+            &["study.variants.smooth", "unknown field `colour`"],
+        ),
+        (
+            "t_end = 3.0",
+            "t_end = 3.0\ntolerance = 0.0",
+            &["study.integrator.tolerance", "(0, 1)"],
+        ),
+        (
+            "t_end = 3.0",
+            "t_end = 3.0\noutput_interval = 0.7",
+            &["study.integrator.output_interval", "0.7", "whole number"],
+        ),
+        (
+            "t_end = 3.0",
+            "t_end = 3.0\n[study.analysis]\nstick_threshold = 0.0",
+            &["study.analysis.stick_threshold", "> 0"],
+        ),
+        (
+            "t_end = 3.0",
+            "t_end = 3.0\n[study.reference]\nmethod = \"numerical\"",
+            &["study.reference.method", "numerical", "\"coulomb-exact\""],
+        ),
+        (
+            "t_end = 3.0",
+            "t_end = 3.0\n[study.initial]\nx = inf",
+            &["study.initial.x", "inf", "finite"],
+        ),
+        (
+            "dt = 1.0e-3",
+            "dt = 1.0e-3\nmax_steps = 10",
+            &["study.integrator.dt", "max_steps = 10"],
+        ),
+    ];
+    for (replace, with, expected) in cases {
+        assert!(
+            SPEC.contains(replace),
+            "test bug: `{replace}` not in the spec"
+        );
+        let (dir, out) = run_spec(&SPEC.replacen(replace, with, 1));
+        let msg = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
+        assert!(
+            msg.contains("s.toml") && msg.contains("belt"),
+            "`{with}`: {msg}"
+        );
+        for e in *expected {
+            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
+        assert!(
+            !dir.path().join("out").exists(),
+            "`{with}`: results written"
+        );
+    }
+}
+
+#[test]
+fn bad_friction_law_keys_exit_2_naming_the_key() {
+    let spec = r#"
+[[study]]
+name = "laws"
+kind = "friction-law"
+[study.speeds]
+from = 0.0
+to = 4.0e-3
+count = 11
+[study.laws.tanh]
+law = "tanh"
+static = 0.2
+sharpness = 2.0e4
+"#;
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("count = 11", "count = 1", &["study.speeds.count", "2..="]),
+        ("to = 4.0e-3", "to = -1.0", &["study.speeds.to", "> from"]),
+        (
+            "sharpness = 2.0e4",
+            "sharpness = 2.0e4\nmethod = \"rk4\"",
+            &["study.laws.tanh.method", "integrates nothing"],
+        ),
+        (
+            "law = \"tanh\"",
+            "law = \"lugre\"\nkinetic = 0.1",
+            &["study.laws.tanh", "lugre"],
+        ),
+    ];
+    for (replace, with, expected) in cases {
+        let (dir, out) = run_spec(&spec.replacen(replace, with, 1));
+        let msg = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
+        for e in *expected {
+            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
+        assert!(
+            !dir.path().join("out").exists(),
+            "`{with}`: results written"
+        );
+    }
+}
+
+/// Mass, stiffness, belt speed, normal force, coefficients and a start
+/// away from the belt speed unlike the repository's: Moreau's cycle and
+/// curve agree with the exact motion within the step bound; a tolerance
+/// below the measured error fails the same check (exit 1).
+#[test]
+fn other_belts_agree_with_the_exact_motion() {
+    let spec = SPEC
+        .replace("mass = 1.0", "mass = 2.5")
+        .replace("stiffness = 20.0", "stiffness = 140.0")
+        .replace("belt_speed = 0.1", "belt_speed = 0.35")
+        .replace("normal_force = 9.81", "normal_force = 40.0")
+        .replace("static = 0.15", "static = 0.6")
+        .replace("kinetic = 0.10", "kinetic = 0.25")
+        .replace("dt = 1.0e-3", "dt = 1.0e-4")
+        .replace(
+            "t_end = 3.0",
+            "t_end = 4.0\n[study.initial]\nx = -0.05\nv = 0.6",
+        )
+        + r#"
+[[study.check]]
+name = "stick"
+quantity = "stick_duration"
+method = "coulomb"
+reference = "exact_stick_duration"
+metric = "abs"
+tolerance = 1.0e-4
+[[study.check]]
+name = "slip"
+quantity = "slip_duration"
+method = "coulomb"
+reference = "exact_slip_duration"
+metric = "abs"
+tolerance = 1.0e-4
+[[study.check]]
+name = "x"
+quantity = "x"
+method = "coulomb"
+reference = "exact"
+metric = "max-abs"
+tolerance = 1.0e-4
+[[study.check]]
+name = "balance"
+quantity = "relative_balance_error"
+metric = "at-most"
+tolerance = 1.0e-6
+"#;
+    let (dir, out) = run_spec(&spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for check in ["stick", "slip", "x"] {
+        let rows = check_values(dir.path(), check);
+        assert_eq!(rows.len(), 1, "{check}: {rows:?}");
+        assert!(rows[0].1, "{check}: {rows:?}");
+    }
+    let cycles = std::fs::read_to_string(dir.path().join("out/belt/summary.csv")).expect("summary");
+    assert!(cycles.contains("coulomb"), "{cycles}");
+    // A tolerance at a third of the measured stick error fails.
+    let (stick, _) = check_values(dir.path(), "stick")[0];
+    assert!(stick > 0.0, "a nonzero error to undercut: {stick}");
+    let strict = spec.replacen(
+        "tolerance = 1.0e-4",
+        &format!("tolerance = {:e}", stick / 3.0),
+        1,
+    );
+    let (_dir, out) = run_spec(&strict);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
