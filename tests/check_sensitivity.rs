@@ -335,3 +335,24 @@ fn a_rod_a_hundredth_of_a_percent_longer_fails_the_exact_kinematics() {
         );
     }
 }
+
+/// A kinetic coefficient 1 % high in the integrated belt (0.101 instead of
+/// 0.10, the exact motion keeps 0.10) lengthens the stick by
+/// 2 (0.001 N / k) / v_b = 9.8e-3 s, far beyond the one-step bound
+/// (1.6e-4 s): the cycle checks against the exact motion fail.
+#[test]
+fn a_kinetic_coefficient_one_percent_high_fails_the_exact_stick_slip() {
+    let rows = perturbed_model_rows(
+        "experiments/quick/stick-slip-quick.toml",
+        "belt-coulomb-quick",
+        |t| set(t, &["friction", "kinetic"], toml::Value::Float(0.101)),
+    );
+    for check in ["stick-vs-exact", "slip-vs-exact", "x-curve-vs-exact"] {
+        let row = rows.iter().find(|r| r.check == check).expect("row");
+        assert!(
+            !row.passed,
+            "{check} passed with mu_k 1 % off: value {} tolerance {}",
+            row.value, row.tolerance
+        );
+    }
+}
