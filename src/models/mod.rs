@@ -2,5 +2,6 @@
 //! method needs (openings, forces). Methods live in `integrators/`.
 
 pub mod belt;
+pub mod blades;
 pub mod gap_system;
 pub mod slider_crank;

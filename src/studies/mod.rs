@@ -2,7 +2,13 @@
 //! [`Study`](crate::harness::study::Study).
 
 /// The registered study kinds.
-pub const KINDS: [&str; 4] = ["gap-system", "slider-crank", "stick-slip", "friction-law"];
+pub const KINDS: [&str; 5] = [
+    "gap-system",
+    "slider-crank",
+    "stick-slip",
+    "friction-law",
+    "shrouded-blades",
+];
 
 /// The kinds as a list for error messages.
 pub fn kind_names() -> String {
@@ -12,6 +18,7 @@ pub fn kind_names() -> String {
 pub mod friction_law;
 pub mod gap_system;
 pub(crate) mod keys;
+pub mod shrouded_blades;
 pub mod slider_crank;
 pub mod stick_slip;
 
@@ -26,6 +33,7 @@ pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
         "slider-crank" => Ok(Box::new(slider_crank::build(spec)?)),
         "stick-slip" => Ok(Box::new(stick_slip::build(spec)?)),
         "friction-law" => Ok(Box::new(friction_law::build(spec)?)),
+        "shrouded-blades" => Ok(Box::new(shrouded_blades::build(spec)?)),
         other => Err(InputError::value(
             &spec.file,
             &spec.name,

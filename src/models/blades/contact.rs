@@ -1,0 +1,234 @@
+//! The contact forces of the patches (the seed's eqs. (1)-(7)): penalty
+//! normal force, friction opposing the slip, and the transformation of the
+//! patch forces to the two blades' tip DOFs by the transposed maps.
+//!
+//! Per patch j, with H_j = [T_1,Aj  -T_2,Aj] (3 x 8, the tip DOFs of blade
+//! 1 then blade 2, rows xi, eta, zeta), the relative velocity is
+//! c_Aj = qdot_1,Aj - qdot_2,Aj = H_j qdot (eq. (1)) and, the maps being
+//! constant (small displacements), the relative displacement H_j q. With
+//! zeta pointing into blade 1, the penetration and its rate are
+//!
+//!   g_j = -(H_j q)_zeta - g0_j,   gdot_j = -c_zeta,
+//!
+//! (g0_j the gap at rest; negative: an interference fit). The normal force
+//! is the penalty law
+//!
+//!   F_N = max(0, k_n g + d_n gdot) for g > 0,   F_N = 0 for g <= 0,
+//!
+//! the friction force (eqs. (3)-(5)), with the slip c = (c_xi, c_eta) and
+//! s = |c|,
+//!
+//!   T = -F_N f(s) c / s for s > 0,   T = 0 for s = 0,
+//!
+//! which for a set-valued law is the seed's computation without a sticking
+//! limit. The force on blade 1 is f_Aj^(2,1) = (T_xi, T_eta, F_N) (eq. (6)),
+//! on blade 2 its opposite, and the generalised forces are
+//! Q = sum_j H_j^T f_Aj^(2,1) (eq. (7): T_1^T f on blade 1, T_2^T (-f) on
+//! blade 2), so action equals reaction by construction.
+//!
+//! Energy: the normal force splits into the spring k_n g_+ (potential
+//! k_n g_+^2 / 2) and the rest, whose dissipated power (F_N - k_n g_+) gdot
+//! is >= 0 (d_n gdot^2 while F_N > 0; -k_n g gdot with gdot < 0 where the
+//! max clips); friction dissipates F_N f(s) s >= 0.
+
+use crate::contact::friction::FrictionLaw;
+
+/// The penalty normal law (SI units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Penalty {
+    /// k_n [N/m] per patch.
+    pub stiffness: f64,
+    /// d_n [N s/m] per patch.
+    pub damping: f64,
+}
+
+impl Penalty {
+    /// F_N(g, gdot) = max(0, k_n g + d_n gdot) for g > 0, else 0 [N].
+    #[inline]
+    pub fn normal_force(&self, g: f64, gdot: f64) -> f64 {
+        if g > 0.0 {
+            (self.stiffness * g + self.damping * gdot).max(0.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The friction force T = -N f(s) c / s (0 at c = 0) in the contact plane.
+#[inline]
+pub fn friction_force(law: &FrictionLaw, normal: f64, slip: [f64; 2]) -> [f64; 2] {
+    let s = (slip[0] * slip[0] + slip[1] * slip[1]).sqrt();
+    if s == 0.0 || normal == 0.0 {
+        return [0.0, 0.0];
+    }
+    let k = -normal * law.coefficient(s) / s;
+    [k * slip[0], k * slip[1]]
+}
+
+/// One patch's kinematic maps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatchMap {
+    /// H_j (3 x 8): local relative velocity from the tip DOFs (blade 1's
+    /// v, w, theta_z, theta_y, then blade 2's).
+    pub h: [[f64; 8]; 3],
+    /// The full rigid maps T_i,Aj (3 x 6, DOFs u, v, w, theta_x, theta_y,
+    /// theta_z of tip i) of the two blades.
+    pub rigid: [[[f64; 6]; 3]; 2],
+    /// g0_j [m]: the gap at rest (negative: interference).
+    pub gap: f64,
+}
+
+/// Penetration, its rate and the relative velocity of one patch.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PatchKinematics {
+    /// g [m].
+    pub penetration: f64,
+    /// c = (c_xi, c_eta, c_zeta) [m/s].
+    pub velocity: [f64; 3],
+}
+
+/// What the contact does at one state (sums over the patches).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ContactTotals {
+    /// Sum of F_N [N].
+    pub normal: f64,
+    /// The resultant friction force (T_xi, T_eta) on blade 1 [N].
+    pub friction: [f64; 2],
+    /// The largest slip speed |c| over the patches [m/s].
+    pub max_slip: f64,
+    /// The slip speed of the watched patch [m/s].
+    pub watched_slip: f64,
+    /// Friction power dissipated, sum F_N f(s) s >= 0 [W].
+    pub friction_power: f64,
+    /// Power dissipated by the normal law, sum (F_N - k_n g_+) gdot >= 0 [W].
+    pub normal_damping_power: f64,
+    /// Potential of the penalty springs, sum k_n g_+^2 / 2 [J].
+    pub potential: f64,
+}
+
+/// The patches of a blade pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactSet {
+    /// One map per patch.
+    pub patches: Vec<PatchMap>,
+    /// Global indices of the 8 tip DOFs H acts on.
+    pub tip_dofs: [usize; 8],
+    /// The normal law, the same on every patch.
+    pub penalty: Penalty,
+}
+
+impl ContactSet {
+    /// H_j x (x a global vector: displacements or velocities).
+    #[inline]
+    pub fn relative(&self, j: usize, x: &[f64]) -> [f64; 3] {
+        let h = &self.patches[j].h;
+        let mut r = [0.0; 3];
+        for (k, &d) in self.tip_dofs.iter().enumerate() {
+            let xk = x[d];
+            r[0] += h[0][k] * xk;
+            r[1] += h[1][k] * xk;
+            r[2] += h[2][k] * xk;
+        }
+        r
+    }
+
+    /// out += H_j^T f (the generalised force of f_Aj^(2,1) on both blades).
+    #[inline]
+    pub fn add_generalized(&self, j: usize, f: &[f64; 3], out: &mut [f64]) {
+        let h = &self.patches[j].h;
+        for (k, &d) in self.tip_dofs.iter().enumerate() {
+            out[d] += h[0][k] * f[0] + h[1][k] * f[1] + h[2][k] * f[2];
+        }
+    }
+
+    /// The penetration and velocities of patch j at (q, v).
+    #[inline]
+    pub fn kinematics(&self, j: usize, q: &[f64], v: &[f64]) -> PatchKinematics {
+        PatchKinematics {
+            penetration: -self.relative(j, q)[2] - self.patches[j].gap,
+            velocity: self.relative(j, v),
+        }
+    }
+
+    /// The force f_Aj^(2,1) = (T_xi, T_eta, F_N) on blade 1 at (q, v).
+    pub fn patch_force(&self, law: &FrictionLaw, k: &PatchKinematics) -> [f64; 3] {
+        let c = k.velocity;
+        let n = self.penalty.normal_force(k.penetration, -c[2]);
+        let t = friction_force(law, n, [c[0], c[1]]);
+        [t[0], t[1], n]
+    }
+
+    /// The contact forces at (q, v): adds them to `out` (the generalised
+    /// forces, when given) and returns the totals; `watch` names the patch
+    /// whose slip speed is reported.
+    pub fn evaluate(
+        &self,
+        law: &FrictionLaw,
+        q: &[f64],
+        v: &[f64],
+        watch: usize,
+        mut out: Option<&mut [f64]>,
+    ) -> ContactTotals {
+        let mut tot = ContactTotals::default();
+        let k_n = self.penalty.stiffness;
+        for j in 0..self.patches.len() {
+            let k = self.kinematics(j, q, v);
+            let f = self.patch_force(law, &k);
+            let c = k.velocity;
+            let s = (c[0] * c[0] + c[1] * c[1]).sqrt();
+            let g_plus = k.penetration.max(0.0);
+            tot.normal += f[2];
+            tot.friction[0] += f[0];
+            tot.friction[1] += f[1];
+            tot.max_slip = tot.max_slip.max(s);
+            if j == watch {
+                tot.watched_slip = s;
+            }
+            tot.friction_power -= f[0] * c[0] + f[1] * c[1];
+            tot.normal_damping_power += (f[2] - k_n * g_plus) * (-c[2]);
+            tot.potential += 0.5 * k_n * g_plus * g_plus;
+            if let Some(o) = out.as_deref_mut() {
+                self.add_generalized(j, &f, o);
+            }
+        }
+        tot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::friction::Tanh;
+
+    /// Friction opposes the slip with magnitude N f(s), and vanishes at
+    /// zero slip even for a set-valued law.
+    #[test]
+    fn friction_opposes_the_slip() {
+        let law = FrictionLaw::Tanh(Tanh {
+            static_coefficient: 0.2,
+            sharpness: 2e4,
+        });
+        let c = [3e-5, -4e-5];
+        let t = friction_force(&law, 2.0, c);
+        assert!(t[0] * c[0] + t[1] * c[1] < 0.0);
+        let mag = t[0].hypot(t[1]);
+        assert!((mag - 2.0 * law.coefficient(5e-5)).abs() < 1e-15);
+        assert!((t[0] * c[1] - t[1] * c[0]).abs() < 1e-20, "parallel");
+        let coulomb = FrictionLaw::Constant { mu: 0.2 };
+        assert_eq!(friction_force(&coulomb, 2.0, [0.0, 0.0]), [0.0, 0.0]);
+        assert!((friction_force(&coulomb, 2.0, [1e-9, 0.0])[0] + 0.4).abs() < 1e-15);
+    }
+
+    /// The penalty law: no force when open, clipped at zero when separating
+    /// fast, spring plus damper otherwise.
+    #[test]
+    fn penalty_law() {
+        let p = Penalty {
+            stiffness: 1e6,
+            damping: 10.0,
+        };
+        assert_eq!(p.normal_force(-1e-6, 1.0), 0.0);
+        assert_eq!(p.normal_force(1e-6, -1.0), 0.0);
+        assert!((p.normal_force(1e-6, 0.01) - 1.1).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,322 @@
+//! The `shrouded-blades` spec: TOML structs (unknown keys rejected) and
+//! their validation into a [`CaseConfig`]. Every model key is optional, its
+//! default the documented value of [`BladePairParams::default`]; the
+//! friction laws take the keys of the `stick-slip` kind's laws.
+
+use serde::Deserialize;
+
+use crate::contact::friction::FrictionLaw;
+use crate::error::InputError;
+use crate::models::blades::{BladePair, BladePairParams};
+pub(crate) use crate::studies::stick_slip::spec::Ctx;
+use crate::studies::stick_slip::spec::{BeltLaw, LawToml, law};
+
+/// The integration methods of this kind.
+pub const METHODS: [&str; 3] = ["moreau", "dopri5", "rk4"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CaseToml {
+    #[serde(default)]
+    blade: BladeToml,
+    #[serde(default)]
+    contact: ContactToml,
+    #[serde(default)]
+    load: LoadToml,
+    friction: LawToml,
+    #[serde(default)]
+    variants: toml::Table,
+    integrator: IntegratorToml,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct BladeToml {
+    length: Option<f64>,
+    chord: Option<f64>,
+    thickness: Option<f64>,
+    stagger: Option<f64>,
+    youngs_modulus: Option<f64>,
+    density: Option<f64>,
+    elements: Option<usize>,
+    damping_ratio: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ContactToml {
+    inclination: Option<f64>,
+    patches: Option<[usize; 2]>,
+    initial_gap: Option<f64>,
+    stiffness_ratio: Option<f64>,
+    damping_ratio: Option<f64>,
+    watched_patch: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LoadToml {
+    force: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IntegratorToml {
+    dt: f64,
+    t_end: f64,
+    #[serde(default)]
+    tolerance: Option<f64>,
+    #[serde(default)]
+    output_interval: Option<f64>,
+    #[serde(default)]
+    max_steps: Option<usize>,
+}
+
+/// The integrator of a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integrator {
+    /// Moreau time stepping with the patches' friction solved per step.
+    Moreau,
+    /// Dormand-Prince 5(4) on the ODE (no sticking limit).
+    Dopri5,
+    /// Classical RK4 on the ODE.
+    Rk4,
+}
+
+impl Integrator {
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Integrator::Moreau => "moreau",
+            Integrator::Dopri5 => "dopri5",
+            Integrator::Rk4 => "rk4",
+        }
+    }
+}
+
+/// One method: a law run by an integrator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodConfig {
+    /// Label.
+    pub label: String,
+    /// The law's spec name.
+    pub law_name: String,
+    /// The law.
+    pub law: FrictionLaw,
+    /// The integrator.
+    pub integrator: Integrator,
+}
+
+/// A validated case.
+#[derive(Debug, Clone)]
+pub struct CaseConfig {
+    /// The assembled model.
+    pub model: std::sync::Arc<BladePair>,
+    /// Methods (first: `friction`, then the variants).
+    pub methods: Vec<MethodConfig>,
+    /// Step of moreau and rk4 [s].
+    pub dt: f64,
+    /// Final time [s].
+    pub t_end: f64,
+    /// rtol of dopri5 (atol = 1e-3 rtol).
+    pub tolerance: f64,
+    /// Output every this many seconds.
+    pub output_interval: f64,
+    /// Step bound of dopri5.
+    pub max_steps: usize,
+    /// The patch whose slip speed is the series `slip_speed`.
+    pub watched_patch: usize,
+}
+
+fn method(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<MethodConfig, InputError> {
+    let l = match law(ctx, at, raw)? {
+        BeltLaw::Memoryless(l) => l,
+        BeltLaw::LuGre(_) => {
+            return Err(ctx.err(
+                &format!("{at}.law"),
+                "\"lugre\"",
+                "a law without internal state on the blades (LuGre runs on the stick-slip belt)",
+            ));
+        }
+    };
+    let integrator = match raw.method.as_deref().unwrap_or("moreau") {
+        "moreau" => Integrator::Moreau,
+        "dopri5" => Integrator::Dopri5,
+        "rk4" => Integrator::Rk4,
+        other => {
+            return Err(ctx.err(
+                &format!("{at}.method"),
+                format!("\"{other}\""),
+                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            ));
+        }
+    };
+    Ok(MethodConfig {
+        label: String::new(),
+        law_name: raw.law.clone(),
+        law: l,
+        integrator,
+    })
+}
+
+/// Parses and validates one case table.
+pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
+    let raw: CaseToml = ctx.parse(table)?;
+    let d = BladePairParams::default();
+    let pos = |key: &str, v: Option<f64>, default: f64| -> Result<f64, InputError> {
+        v.map_or(Ok(default), |v| ctx.positive(key, v))
+    };
+    let b = &raw.blade;
+    let c = &raw.contact;
+    let elements = match b.elements {
+        None => d.elements,
+        Some(n) if (1..=200).contains(&n) => n,
+        Some(n) => return Err(ctx.err("blade.elements", n, "an integer in 1..=200")),
+    };
+    let zeta = match b.damping_ratio {
+        None => d.damping_ratios[0],
+        Some(z) if z.is_finite() && (0.0..1.0).contains(&z) => z,
+        Some(z) => return Err(ctx.err("blade.damping_ratio", z, "a number in [0, 1)")),
+    };
+    let inclination = match c.inclination {
+        None => d.inclination.to_degrees(),
+        Some(a) if a.is_finite() && (0.0..90.0).contains(&a) => a,
+        Some(a) => {
+            return Err(ctx.err(
+                "contact.inclination",
+                a,
+                "an angle in [0, 90) degrees between the contact normal and z",
+            ));
+        }
+    };
+    let patches = match c.patches {
+        None => d.patches,
+        Some(p) if p.iter().all(|&n| (1..=50).contains(&n)) => p,
+        Some(p) => {
+            return Err(ctx.err(
+                "contact.patches",
+                format!("[{}, {}]", p[0], p[1]),
+                "two integers in 1..=50 (patches along xi and eta)",
+            ));
+        }
+    };
+    let stagger = match b.stagger {
+        None => d.stagger.to_degrees(),
+        Some(s) if s.is_finite() && s.abs() <= 90.0 => s,
+        Some(s) => return Err(ctx.err("blade.stagger", s, "an angle in [-90, 90] degrees")),
+    };
+    let initial_gap = match c.initial_gap {
+        None => d.initial_gap,
+        Some(g) => ctx.finite("contact.initial_gap", g)?,
+    };
+    let contact_damping_ratio = match c.damping_ratio {
+        None => d.contact_damping_ratio,
+        Some(z) if z.is_finite() && z >= 0.0 => z,
+        Some(z) => return Err(ctx.err("contact.damping_ratio", z, "a number >= 0")),
+    };
+    let params = BladePairParams {
+        length: pos("blade.length", b.length, d.length)?,
+        chord: pos("blade.chord", b.chord, d.chord)?,
+        thickness: pos("blade.thickness", b.thickness, d.thickness)?,
+        stagger: stagger.to_radians(),
+        youngs_modulus: pos("blade.youngs_modulus", b.youngs_modulus, d.youngs_modulus)?,
+        density: pos("blade.density", b.density, d.density)?,
+        elements,
+        damping_ratios: [zeta, zeta],
+        inclination: inclination.to_radians(),
+        patches,
+        initial_gap,
+        contact_stiffness_ratio: pos(
+            "contact.stiffness_ratio",
+            c.stiffness_ratio,
+            d.contact_stiffness_ratio,
+        )?,
+        contact_damping_ratio,
+        load: pos("load.force", raw.load.force, d.load)?,
+        ..d
+    };
+    let model = BladePair::new(&params).map_err(|e| ctx.err("blade", "the model", e))?;
+    let watched_patch = match c.watched_patch {
+        None => 0,
+        Some(p) if p < model.patch_count() => p,
+        Some(p) => {
+            return Err(ctx.err(
+                "contact.watched_patch",
+                p,
+                format!("a patch index below {}", model.patch_count()),
+            ));
+        }
+    };
+    let mut first = method(ctx, "friction", &raw.friction)?;
+    first.label = raw.friction.law.clone();
+    let mut methods = vec![first];
+    for (label, value) in &raw.variants {
+        let at = format!("variants.{label}");
+        let valid = !label.is_empty()
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid || methods.iter().any(|m| &m.label == label) {
+            return Err(ctx.err(
+                &at,
+                format!("\"{label}\""),
+                "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its law's name)",
+            ));
+        }
+        let Some(t) = value.as_table() else {
+            return Err(ctx.err(
+                &at,
+                value,
+                "a table of a law's keys: [study.variants.<label>] law = ...",
+            ));
+        };
+        let v: LawToml = ctx.parse_at(&at, t.clone())?;
+        let mut m = method(ctx, &at, &v)?;
+        m.label = label.clone();
+        methods.push(m);
+    }
+    let i = &raw.integrator;
+    let dt = ctx.positive("integrator.dt", i.dt)?;
+    let t_end = ctx.positive("integrator.t_end", i.t_end)?;
+    if t_end < dt {
+        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
+    }
+    let max_steps = match i.max_steps {
+        None => 2_000_000,
+        Some(n) if n >= 1 => n,
+        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
+    };
+    if methods.iter().any(|m| m.integrator != Integrator::Dopri5) && t_end / dt > max_steps as f64 {
+        return Err(ctx.err(
+            "integrator.dt",
+            dt,
+            format!("a step with t_end / dt <= max_steps = {max_steps}"),
+        ));
+    }
+    let tolerance = match i.tolerance {
+        None => 1e-8,
+        Some(t) if t.is_finite() && t > 0.0 && t < 1.0 => t,
+        Some(t) => return Err(ctx.err("integrator.tolerance", t, "a number in (0, 1)")),
+    };
+    let output_interval = match i.output_interval {
+        None => (t_end / 600.0).max(dt),
+        Some(h) => ctx.positive("integrator.output_interval", h)?,
+    };
+    if t_end / output_interval > 1e6 {
+        return Err(ctx.err(
+            "integrator.output_interval",
+            output_interval,
+            "at most 1e6 outputs",
+        ));
+    }
+    Ok(CaseConfig {
+        model: std::sync::Arc::new(model),
+        methods,
+        dt,
+        t_end,
+        tolerance,
+        output_interval,
+        max_steps,
+        watched_patch,
+    })
+}
