@@ -23,6 +23,7 @@ use spec::{CaseConfig, Ctx, Integrator};
 /// A shrouded-blades study: its validated cases.
 pub struct ShroudedBladesStudy {
     cases: Vec<CaseConfig>,
+    sweep_keys: Vec<String>,
 }
 
 /// Builds the study from its spec (validating every case).
@@ -36,7 +37,10 @@ pub fn build(spec: &StudySpec) -> Result<ShroudedBladesStudy, InputError> {
         .iter()
         .map(|c| spec::parse_case(&ctx, c.table.clone()))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(ShroudedBladesStudy { cases })
+    Ok(ShroudedBladesStudy {
+        cases,
+        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
+    })
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [
@@ -302,6 +306,8 @@ impl Study for ShroudedBladesStudy {
     }
 
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.cases, cases)
+        let mut s = summary::summarize(&self.cases, cases);
+        crate::studies::stick_slip::summary::stiffness(&mut s, &self.sweep_keys, cases);
+        s
     }
 }

@@ -10,7 +10,7 @@
 pub mod cycles;
 pub mod run;
 pub mod spec;
-mod summary;
+pub(crate) mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};

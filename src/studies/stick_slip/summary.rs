@@ -102,7 +102,7 @@ fn responses(summary: &mut StudySummary, o: &CaseOutput) {
 }
 
 /// Steps per method against a swept regularisation key (log-log).
-fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[CaseOutput]) {
+pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[CaseOutput]) {
     for key in keys {
         let Some(param) = key.rsplit('.').next() else {
             continue;
