@@ -183,7 +183,7 @@ fn notes(summary: &mut StudySummary, o: &CaseOutput) {
             out.scalar("cycle_error"),
         ) {
             summary.notes.push(format!(
-                "{}: stick {s:.6} s, slip {p:.6} s; cycle error {e:.2e} s ({:.2} % of the period).",
+                "{}: stick {s:.6} s, slip {p:.6} s; cycle error {e:.2e} s ({:.3} % of the period).",
                 m.label(),
                 100.0 * e / (stick + slip)
             ));
