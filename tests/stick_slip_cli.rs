@@ -295,3 +295,89 @@ tolerance = 1.0e-6
     let (_dir, out) = run_spec(&strict);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+#[test]
+fn bad_shrouded_blades_keys_exit_2_naming_the_key() {
+    let spec = r#"
+[[study]]
+name = "blades"
+kind = "shrouded-blades"
+[study.blade]
+length = 0.12
+[study.contact]
+inclination = 30.0
+[study.friction]
+law = "constant"
+static = 0.2
+[study.integrator]
+dt = 1.0e-6
+t_end = 1.0e-4
+"#;
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "length = 0.12",
+            "length = -0.12",
+            &["study.blade.length", "-0.12", "> 0"],
+        ),
+        (
+            "length = 0.12",
+            "length = 0.12\nelements = 0",
+            &["study.blade.elements", "1..=200"],
+        ),
+        (
+            "inclination = 30.0",
+            "inclination = 95.0",
+            &["study.contact.inclination", "95", "[0, 90)"],
+        ),
+        (
+            "inclination = 30.0",
+            "inclination = 30.0\npatches = [0, 5]",
+            &["study.contact.patches", "[0, 5]", "1..=50"],
+        ),
+        (
+            "inclination = 30.0",
+            "inclination = 30.0\nwatched_patch = 20",
+            &["study.contact.watched_patch", "20", "below 20"],
+        ),
+        (
+            "law = \"constant\"",
+            "law = \"lugre\"\nkinetic = 0.1",
+            &["study.friction.law", "lugre"],
+        ),
+        (
+            "static = 0.2",
+            "static = 0.2\nmethod = \"implicit\"",
+            &["study.friction.method", "implicit", "\"moreau\""],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\nmax_steps = 10",
+            &["study.integrator.dt", "max_steps = 10"],
+        ),
+    ];
+    for (replace, with, expected) in cases {
+        assert!(
+            spec.contains(replace),
+            "test bug: `{replace}` not in the spec"
+        );
+        let (dir, out) = run_spec(&spec.replacen(replace, with, 1));
+        let msg = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
+        assert!(
+            msg.contains("s.toml") && msg.contains("blades"),
+            "`{with}`: {msg}"
+        );
+        for e in *expected {
+            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
+        assert!(
+            !dir.path().join("out").exists(),
+            "`{with}`: results written"
+        );
+    }
+}

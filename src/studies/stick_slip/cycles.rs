@@ -151,7 +151,10 @@ mod tests {
         assert!((c.slip_duration - 2.0).abs() < 2e-3, "{c:?}");
         assert!((c.period - 3.0).abs() < 2e-3, "{c:?}");
         assert!(tr.cycles >= 2);
-        // x = sin t over [3, 6] s: max 1 (t = 7.85 is outside), min -1 at 4.71.
-        assert!((c.x_min + 1.0).abs() < 1e-5, "{c:?}");
+        // The last full cycle is [6, 9] s; x = sin t has its maximum 1 at
+        // 5 pi / 2 = 7.85 s inside it and its minimum sin 6 at the start.
+        assert!((c.stick_onset - 6.0).abs() < 2e-3, "{c:?}");
+        assert!((c.x_max - 1.0).abs() < 1e-5, "{c:?}");
+        assert!((c.x_min - 6f64.sin()).abs() < 1e-5, "{c:?}");
     }
 }
