@@ -5,3 +5,4 @@ pub mod belt;
 pub mod blades;
 pub mod gap_system;
 pub mod slider_crank;
+pub mod valve_spring;

@@ -2,12 +2,13 @@
 //! [`Study`](crate::harness::study::Study).
 
 /// The registered study kinds.
-pub const KINDS: [&str; 5] = [
+pub const KINDS: [&str; 6] = [
     "gap-system",
     "slider-crank",
     "stick-slip",
     "friction-law",
     "shrouded-blades",
+    "valve-spring",
 ];
 
 /// The kinds as a list for error messages.
@@ -21,6 +22,7 @@ pub(crate) mod keys;
 pub mod shrouded_blades;
 pub mod slider_crank;
 pub mod stick_slip;
+pub mod valve_spring;
 
 use crate::error::InputError;
 use crate::harness::spec::StudySpec;
@@ -34,6 +36,7 @@ pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
         "stick-slip" => Ok(Box::new(stick_slip::build(spec)?)),
         "friction-law" => Ok(Box::new(friction_law::build(spec)?)),
         "shrouded-blades" => Ok(Box::new(shrouded_blades::build(spec)?)),
+        "valve-spring" => Ok(Box::new(valve_spring::build(spec)?)),
         other => Err(InputError::value(
             &spec.file,
             &spec.name,

@@ -1,0 +1,551 @@
+//! BDF time integration of the valve spring with coil contact, two ways
+//! (Haslinger, Offner, Sopouch et al., ZAMM 94 (2014) 957-967):
+//!
+//! - **NCP** (`ncp-bdf`): Signorini on displacement level, g(q) >= 0,
+//!   lambda >= 0, g lambda = 0, written as Phi = lambda - max(0, lambda -
+//!   c g) = 0 and solved with the BDF step's equations by a semi-smooth
+//!   Newton method (generalised Jacobian: d Phi / d q = c dg/dq where
+//!   lambda - c g > 0, d Phi / d lambda = 1 elsewhere);
+//! - **penalty** (`penalty-bdf`): spring-damper elements in the contacts,
+//!   lambda = max(0, -k_p g - c_p g'), the same BDF step, Newton on q.
+//!
+//! The BDF formula of order k with variable steps, y_{n+1} = sum_j a_j
+//! y_{n+1-j} + b h y'_{n+1} (k = 1: a = 1, b = 1; k = 2 with omega =
+//! h_{n+1} / h_n: a_1 = (1 + omega)^2 / (1 + 2 omega), a_2 = -omega^2 /
+//! (1 + 2 omega), b = (1 + omega) / (1 + 2 omega)), applied to q' = v and
+//! M v' = f(q, v, t) + B^T lambda. With gamma = b h, psi_q = sum a_j q and
+//! psi_v = sum a_j v: v = (q - psi_q) / gamma and the step's equations in q
+//!
+//!   R(q, lambda) = M (q - psi_q - gamma psi_v) / gamma^2 - f(q, v(q), t) - B^T lambda = 0,
+//!
+//! whose Jacobian in q is A = M / gamma^2 + C / gamma + K (constant for a
+//! step size). The Newton matrix [[A, -B^T], [c B_active, I_inactive]] has
+//! a fixed pattern (the union over contact states): factored symbolically
+//! once, numerically per iteration by the sparse LU of `src/sparse/`.
+//!
+//! Error control (adaptive runs): the local error of order k is estimated
+//! by the difference between the corrector and the predictor (the
+//! polynomial through the last k + 1 states extrapolated),
+//! err = h / (t_{n+1} - t_{n-k}) |y - y_pred| in the rms norm of
+//! e_i / (atol_i + rtol |y_i|) (Hairer & Wanner, Solving ODEs II, III.5
+//! and III.7); h_new = h min(5, max(0.2, 0.9 err^(-1/(k+1)))).
+
+use crate::models::valve_spring::{CamLift, Spring};
+use crate::sparse::lu::SparseLu;
+
+/// How the contacts are modelled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ContactModel {
+    /// Signorini as an NCP with the complementarity constant c [N/m].
+    Ncp {
+        /// c in lambda - max(0, lambda - c g).
+        c: f64,
+    },
+    /// Spring-damper elements.
+    Penalty {
+        /// k_p [N/m].
+        stiffness: f64,
+        /// c_p [N s/m].
+        damping: f64,
+    },
+}
+
+/// The step-size policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stepping {
+    /// Fixed step h with BDF of order `order` (1 or 2; the first step is
+    /// BDF1).
+    Fixed {
+        /// h [s].
+        dt: f64,
+        /// 1 or 2.
+        order: usize,
+    },
+    /// Variable-step BDF2 with error control.
+    Adaptive {
+        /// rtol; atol = rtol x (1 mm for positions, 1 m/s for velocities).
+        tolerance: f64,
+        /// First step [s].
+        first_step: f64,
+    },
+}
+
+/// Counters of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BdfStats {
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps (error control or Newton failure).
+    pub rejected: usize,
+    /// Newton iterations over all attempts.
+    pub newton_iterations: usize,
+    /// Numeric LU factorizations.
+    pub factorizations: usize,
+    /// Largest Newton iteration count of one step.
+    pub max_newton: usize,
+}
+
+/// One accepted state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BdfState {
+    /// t [s].
+    pub t: f64,
+    /// Free lumps' positions [m].
+    pub q: Vec<f64>,
+    /// Their velocities [m/s].
+    pub v: Vec<f64>,
+    /// Contact forces per pair [N].
+    pub lambda: Vec<f64>,
+}
+
+/// The BDF integrator of the spring under a cam lift.
+pub struct BdfContact<'a> {
+    spring: &'a Spring,
+    cam: CamLift,
+    contact: ContactModel,
+    lu: SparseLu,
+    /// Positions in the LU's value array: A's entries (i, j, which) and
+    /// the contact blocks.
+    a_slots: Vec<(usize, usize, usize)>,
+    n: usize,
+    m: usize,
+    /// Newton tolerance on the residual relative to the load scale.
+    pub newton_tolerance: f64,
+    /// Newton iteration bound per step.
+    pub max_newton: usize,
+    /// Counters.
+    pub stats: BdfStats,
+    scratch: Vec<f64>,
+}
+
+/// Why a run stopped.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BdfError {
+    /// Newton did not converge and the step could not be reduced further.
+    #[error(
+        "the Newton iteration did not converge at t = {t} s (h = {h:e} s, residual {residual:e})"
+    )]
+    Newton {
+        /// Time.
+        t: f64,
+        /// Step.
+        h: f64,
+        /// Last residual norm.
+        residual: f64,
+    },
+    /// The step fell below the time's resolution.
+    #[error("step size underflow at t = {t} s (h = {h:e} s)")]
+    StepTooSmall {
+        /// Time.
+        t: f64,
+        /// Step.
+        h: f64,
+    },
+    /// Too many steps.
+    #[error("more than {0} steps (accepted and rejected)")]
+    TooManySteps(usize),
+    /// The factorization failed.
+    #[error("the Newton matrix could not be factored at t = {t} s: {message}")]
+    Factor {
+        /// Time.
+        t: f64,
+        /// The solver's message.
+        message: String,
+    },
+}
+
+impl<'a> BdfContact<'a> {
+    /// The integrator with its symbolic factorization.
+    pub fn new(spring: &'a Spring, cam: CamLift, contact: ContactModel) -> Result<Self, String> {
+        let n = spring.dofs();
+        let m = match contact {
+            ContactModel::Ncp { .. } => spring.pairs.len(),
+            ContactModel::Penalty { .. } => 0,
+        };
+        let size = n + m;
+        // The pattern: A's tridiagonal, the contact couplings B_p^T B_p
+        // (penalty) or the blocks -B^T, c B and the diagonal (NCP).
+        let mut entries: Vec<(usize, usize)> = Vec::new();
+        for k in 0..n {
+            entries.push((k, k));
+            if k + 1 < n {
+                entries.push((k, k + 1));
+                entries.push((k + 1, k));
+            }
+        }
+        let free = |i: usize| match spring.node(i) {
+            crate::models::valve_spring::Node::Free(k) => Some(k),
+            _ => None,
+        };
+        for (p, &(i, j)) in spring.pairs.iter().enumerate() {
+            let (a, b) = (free(i), free(j));
+            match contact {
+                ContactModel::Penalty { .. } => {
+                    if let (Some(a), Some(b)) = (a, b) {
+                        entries.push((a, b));
+                        entries.push((b, a));
+                    }
+                }
+                ContactModel::Ncp { .. } => {
+                    let row = n + p;
+                    entries.push((row, row));
+                    for k in [a, b].into_iter().flatten() {
+                        entries.push((k, row));
+                        entries.push((row, k));
+                    }
+                }
+            }
+        }
+        entries.sort_by_key(|&(r, c)| (c, r));
+        entries.dedup();
+        let mut col_ptr = vec![0usize; size + 1];
+        let mut row_idx = Vec::with_capacity(entries.len());
+        for &(r, c) in &entries {
+            col_ptr[c + 1] += 1;
+            row_idx.push(r);
+        }
+        for c in 0..size {
+            col_ptr[c + 1] += col_ptr[c];
+        }
+        let lu = SparseLu::new(size, col_ptr, row_idx).map_err(|e| e.to_string())?;
+        let mut a_slots = Vec::new();
+        for k in 0..n {
+            for l in [k.wrapping_sub(1), k, k + 1] {
+                if l < n {
+                    a_slots.push((k, l, lu.position(k, l).ok_or("pattern")?));
+                }
+            }
+        }
+        Ok(Self {
+            spring,
+            cam,
+            contact,
+            lu,
+            a_slots,
+            n,
+            m,
+            newton_tolerance: 1e-10,
+            max_newton: 50,
+            stats: BdfStats::default(),
+            scratch: vec![0.0; size],
+        })
+    }
+
+    /// The retainer's displacement and velocity at t.
+    fn retainer(&self, t: f64) -> (f64, f64) {
+        let (h, hd, _) = self.cam.at(t);
+        (h, hd)
+    }
+
+    /// The BDF coefficients (a_1, a_2, b) for order k and step ratio omega.
+    pub fn coefficients(order: usize, omega: f64) -> (f64, f64, f64) {
+        if order == 1 {
+            (1.0, 0.0, 1.0)
+        } else {
+            let d = 1.0 + 2.0 * omega;
+            (
+                (1.0 + omega).powi(2) / d,
+                -omega * omega / d,
+                (1.0 + omega) / d,
+            )
+        }
+    }
+
+    /// Solves one BDF step to t1 = t0 + h from the history (the last one or
+    /// two states), order k, step ratio omega; returns the new state.
+    fn solve_step(
+        &mut self,
+        history: &[&BdfState],
+        h: f64,
+        order: usize,
+        omega: f64,
+    ) -> Result<BdfState, (f64, String)> {
+        let sp = self.spring;
+        let (n, m) = (self.n, self.m);
+        let (a1, a2, b) = Self::coefficients(order, omega);
+        let last = history[0];
+        let t1 = last.t + h;
+        let gamma = b * h;
+        let mut psi_q = vec![0.0; n];
+        let mut psi_v = vec![0.0; n];
+        for k in 0..n {
+            psi_q[k] = a1 * last.q[k];
+            psi_v[k] = a1 * last.v[k];
+            if order == 2 {
+                psi_q[k] += a2 * history[1].q[k];
+                psi_v[k] += a2 * history[1].v[k];
+            }
+        }
+        let s = self.retainer(t1);
+        let mass = sp.node_mass;
+        let (ks, cs) = (sp.segment_stiffness, sp.segment_damping);
+        // Predictor: extrapolate q with the last velocity.
+        let mut q: Vec<f64> = (0..n).map(|k| last.q[k] + h * last.v[k]).collect();
+        let mut lambda = last.lambda.clone();
+        let mut f = vec![0.0; n];
+        let scale = ks * sp.params.wire_diameter;
+        let mut residual = f64::INFINITY;
+        let mut active = vec![false; sp.pairs.len()];
+        for it in 0..self.max_newton {
+            let v: Vec<f64> = (0..n).map(|k| (q[k] - psi_q[k]) / gamma).collect();
+            sp.internal_forces(&q, &v, s, &mut f);
+            // Residual of the dynamics, with the contact forces.
+            let rhs = &mut self.scratch;
+            // The residual's round-off floor: the size of its terms times
+            // a few epsilon (M / gamma^2 and k_p grow without bound as the
+            // step shrinks or the penalty stiffens).
+            let mut magnitude = 0.0f64;
+            for k in 0..n {
+                let inertia = mass * (q[k] - psi_q[k] - gamma * psi_v[k]) / (gamma * gamma);
+                magnitude = magnitude.max(
+                    mass * (q[k].abs() + psi_q[k].abs() + gamma * psi_v[k].abs()) / (gamma * gamma)
+                        + f[k].abs(),
+                );
+                rhs[k] = inertia - f[k];
+            }
+            match self.contact {
+                ContactModel::Penalty { stiffness, damping } => {
+                    for p in 0..sp.pairs.len() {
+                        let g = sp.gap(p, &q, s.0);
+                        let gd = sp.gap_rate(p, &v, s.1);
+                        let l = (-stiffness * g - damping * gd).max(0.0);
+                        // Round-off of a gap is that of the positions.
+                        magnitude = magnitude.max(stiffness * sp.params.free_length);
+                        active[p] = l > 0.0;
+                        let (i, j) = sp.pairs[p];
+                        if let crate::models::valve_spring::Node::Free(k) = sp.node(i) {
+                            rhs[k] += l;
+                        }
+                        if let crate::models::valve_spring::Node::Free(k) = sp.node(j) {
+                            rhs[k] -= l;
+                        }
+                        lambda[p] = l;
+                    }
+                }
+                ContactModel::Ncp { c } => {
+                    for p in 0..m {
+                        let (i, j) = sp.pairs[p];
+                        if let crate::models::valve_spring::Node::Free(k) = sp.node(i) {
+                            rhs[k] += lambda[p];
+                        }
+                        if let crate::models::valve_spring::Node::Free(k) = sp.node(j) {
+                            rhs[k] -= lambda[p];
+                        }
+                        let g = sp.gap(p, &q, s.0);
+                        active[p] = lambda[p] - c * g > 0.0;
+                        rhs[n + p] = (lambda[p] - (lambda[p] - c * g).max(0.0)) / c * ks;
+                    }
+                }
+            }
+            residual = rhs.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            let floor = 64.0 * f64::EPSILON * magnitude;
+            if residual <= (self.newton_tolerance * scale).max(floor) && it > 0 {
+                self.stats.newton_iterations += it;
+                self.stats.max_newton = self.stats.max_newton.max(it);
+                let v: Vec<f64> = (0..n).map(|k| (q[k] - psi_q[k]) / gamma).collect();
+                return Ok(BdfState {
+                    t: t1,
+                    q,
+                    v,
+                    lambda,
+                });
+            }
+            // The Newton matrix.
+            let vals = self.lu.values_mut();
+            vals.iter_mut().for_each(|x| *x = 0.0);
+            let diag = mass / (gamma * gamma) + 2.0 * (cs / gamma + ks);
+            let off = -(cs / gamma + ks);
+            for &(r, cl, slot) in &self.a_slots {
+                vals[slot] = if r == cl { diag } else { off };
+            }
+            let free = |i: usize| match sp.node(i) {
+                crate::models::valve_spring::Node::Free(k) => Some(k),
+                _ => None,
+            };
+            match self.contact {
+                ContactModel::Penalty { stiffness, damping } => {
+                    let w = stiffness + damping / gamma;
+                    for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+                        if !active[p] {
+                            continue;
+                        }
+                        let (a, bb) = (free(i), free(j));
+                        for (x, sx) in [(a, -1.0), (bb, 1.0)] {
+                            for (y, sy) in [(a, -1.0), (bb, 1.0)] {
+                                if let (Some(x), Some(y)) = (x, y) {
+                                    let pos = self.lu.position(x, y).expect("pattern");
+                                    self.lu.values_mut()[pos] += w * sx * sy;
+                                }
+                            }
+                        }
+                    }
+                }
+                ContactModel::Ncp { c } => {
+                    for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+                        let row = n + p;
+                        for (x, sx) in [(free(i), -1.0), (free(j), 1.0)] {
+                            if let Some(x) = x {
+                                // d R_x / d lambda_p = -(+-1).
+                                let pos = self.lu.position(x, row).expect("pattern");
+                                self.lu.values_mut()[pos] = -sx;
+                                if active[p] {
+                                    // d Phi_p / d q_x = c dg/dq_x, scaled by ks / c.
+                                    let pos = self.lu.position(row, x).expect("pattern");
+                                    self.lu.values_mut()[pos] = sx * ks;
+                                }
+                            }
+                        }
+                        if !active[p] {
+                            let pos = self.lu.position(row, row).expect("pattern");
+                            self.lu.values_mut()[pos] = ks / c;
+                        }
+                    }
+                }
+            }
+            self.stats.factorizations += 1;
+            self.lu
+                .factorize()
+                .map_err(|e| (residual, format!("factorization: {e}")))?;
+            let mut delta: Vec<f64> = self.scratch.iter().map(|x| -x).collect();
+            self.lu
+                .solve_in_place(&mut delta)
+                .map_err(|e| (residual, format!("solve: {e}")))?;
+            for k in 0..n {
+                q[k] += delta[k];
+            }
+            for p in 0..m {
+                lambda[p] += delta[n + p];
+            }
+            if !q.iter().all(|x| x.is_finite()) {
+                return Err((residual, "the Newton iterate is not finite".into()));
+            }
+        }
+        self.stats.newton_iterations += self.max_newton;
+        Err((residual, "no convergence".into()))
+    }
+
+    /// Integrates from `start` to t_end, calling `on_step` with every
+    /// accepted state; at most `max_steps` attempts.
+    pub fn integrate(
+        &mut self,
+        start: BdfState,
+        t_end: f64,
+        stepping: Stepping,
+        max_steps: usize,
+        on_step: &mut dyn FnMut(&BdfState),
+    ) -> Result<(), BdfError> {
+        let mut hist: Vec<BdfState> = vec![start];
+        let mut last_h = 0.0;
+        let (mut h, order_max) = match stepping {
+            Stepping::Fixed { dt, order } => (dt, order),
+            Stepping::Adaptive { first_step, .. } => (first_step, 2),
+        };
+        let mut attempts = 0;
+        loop {
+            let t = hist.last().expect("history").t;
+            if t >= t_end * (1.0 - 1e-14) {
+                return Ok(());
+            }
+            attempts += 1;
+            if attempts > max_steps {
+                return Err(BdfError::TooManySteps(max_steps));
+            }
+            let mut step = h.min(t_end - t);
+            if t_end - t - step < 1e-3 * step {
+                step = t_end - t;
+            }
+            if step <= 1e-14 * t.abs().max(1e-9) {
+                return Err(BdfError::StepTooSmall { t, h: step });
+            }
+            let order = if hist.len() >= 2 { order_max } else { 1 };
+            let omega = if order == 2 { step / last_h } else { 1.0 };
+            let refs: Vec<&BdfState> = hist.iter().rev().take(2).collect();
+            let attempt = self.solve_step(&refs, step, order, omega);
+            let new = match attempt {
+                Ok(s) => s,
+                Err((residual, message)) => {
+                    if message.starts_with("factorization") {
+                        return Err(BdfError::Factor { t, message });
+                    }
+                    match stepping {
+                        Stepping::Adaptive { .. } => {
+                            self.stats.rejected += 1;
+                            h = step * 0.25;
+                            continue;
+                        }
+                        Stepping::Fixed { .. } => {
+                            return Err(BdfError::Newton {
+                                t,
+                                h: step,
+                                residual,
+                            });
+                        }
+                    }
+                }
+            };
+            if let Stepping::Adaptive { tolerance, .. } = stepping {
+                let err = self.error_estimate(&hist, &new, order, tolerance);
+                let factor = if err == 0.0 {
+                    5.0
+                } else {
+                    (0.9 * err.powf(-1.0 / (order as f64 + 1.0))).clamp(0.2, 5.0)
+                };
+                if err > 1.0 {
+                    self.stats.rejected += 1;
+                    h = step * factor.min(0.9);
+                    continue;
+                }
+                h = step * factor;
+            }
+            last_h = step;
+            self.stats.steps += 1;
+            on_step(&new);
+            hist.push(new);
+            if hist.len() > 3 {
+                hist.remove(0);
+            }
+        }
+    }
+
+    /// The local error estimate (module doc) in the rms norm.
+    fn error_estimate(&self, hist: &[BdfState], new: &BdfState, order: usize, tol: f64) -> f64 {
+        let n = self.n;
+        let k = order.min(hist.len());
+        // Points t_{n-k}..t_n for the predictor of degree k.
+        let pts: Vec<&BdfState> = hist.iter().rev().take(k + 1).collect();
+        let t1 = new.t;
+        let lagrange = |vals: &dyn Fn(&BdfState) -> f64| -> f64 {
+            let mut sum = 0.0;
+            for (a, pa) in pts.iter().enumerate() {
+                let mut w = 1.0;
+                for (b, pb) in pts.iter().enumerate() {
+                    if a != b {
+                        w *= (t1 - pb.t) / (pa.t - pb.t);
+                    }
+                }
+                sum += w * vals(pa);
+            }
+            sum
+        };
+        let span = t1 - pts.last().expect("points").t;
+        let ratio = (t1 - pts[0].t) / span;
+        let mut acc = 0.0;
+        for i in 0..n {
+            let pq = lagrange(&|s: &BdfState| s.q[i]);
+            let pv = lagrange(&|s: &BdfState| s.v[i]);
+            let eq = ratio * (new.q[i] - pq) / (tol * 1e-3 + tol * new.q[i].abs());
+            acc += eq * eq;
+            // Signorini on displacement level makes the velocity jump at an
+            // impact (by any step size): only the positions are controlled.
+            if let ContactModel::Penalty { .. } = self.contact {
+                let ev = ratio * (new.v[i] - pv) / (tol + tol * new.v[i].abs());
+                acc += ev * ev;
+            }
+        }
+        let components = match self.contact {
+            ContactModel::Penalty { .. } => 2 * n,
+            ContactModel::Ncp { .. } => n,
+        };
+        (acc / components as f64).sqrt()
+    }
+}

@@ -1,0 +1,297 @@
+//! Study kind `valve-spring`: coil contact in a valve spring (Haslinger,
+//! Offner, Sopouch et al., ZAMM 94 (2014) 957-967). The spring as an axial
+//! multi-mass model with coil contact ([`crate::models::valve_spring`]),
+//! its retainer moved by a cam lift; Signorini contact as an NCP with BDF
+//! and semi-smooth Newton (`ncp-bdf`) against spring-damper contact
+//! elements with adaptive BDF (`penalty-bdf`)
+//! ([`crate::integrators::bdf_contact`]). Each case has a fine NCP-BDF2
+//! reference, the quasi-static force-deflection curve (Lemke on the
+//! contact LCP) and the chain's first natural frequency.
+
+pub mod run;
+pub mod spec;
+mod summary;
+
+use crate::error::{InputError, SolverError};
+use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::spec::StudySpec;
+use crate::harness::study::{
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
+    Scalar, Study, StudySummary,
+};
+use crate::integrators::bdf_contact::Stepping;
+
+use spec::{CaseConfig, Ctx};
+
+/// A valve-spring study: its validated cases.
+pub struct ValveSpringStudy {
+    cases: Vec<CaseConfig>,
+    sweep_keys: Vec<String>,
+}
+
+/// Builds the study from its spec (validating every case).
+pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
+    let ctx = Ctx {
+        file: &spec.file,
+        study: &spec.name,
+    };
+    let cases = spec
+        .cases
+        .iter()
+        .map(|c| spec::parse_case(&ctx, c.table.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ValveSpringStudy {
+        cases,
+        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
+    })
+}
+
+const COUNTER_DOCS: [(&str, &str); 5] = [
+    ("steps", "accepted BDF steps [-]"),
+    (
+        "rejected_steps",
+        "steps rejected by the error control or a failed Newton solve [-]",
+    ),
+    (
+        "newton_iterations",
+        "semi-smooth Newton iterations over all steps [-]",
+    ),
+    (
+        "factorizations",
+        "numeric sparse LU factorizations of the Newton matrix (the symbolic one is done once) [-]",
+    ),
+    ("max_newton", "most Newton iterations of one step [-]"),
+];
+
+impl Study for ValveSpringStudy {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.cases[case]
+            .methods
+            .iter()
+            .map(|m| MethodPlan {
+                label: m.label.clone(),
+                method: m.name.to_string(),
+                doc: match (m.name, m.stepping) {
+                    ("ncp-bdf", Stepping::Fixed { order, .. }) => format!(
+                        "Signorini as an NCP (max function), BDF{order} with a fixed step, semi-smooth Newton with sparse LU"
+                    ),
+                    ("ncp-bdf", Stepping::Adaptive { .. }) => "Signorini as an NCP, variable-step BDF2 with error control, semi-smooth Newton".into(),
+                    (_, Stepping::Adaptive { .. }) => "spring-damper contact elements, variable-step BDF2 with error control, Newton".into(),
+                    (_, Stepping::Fixed { order, .. }) => format!("spring-damper contact elements, BDF{order} with a fixed step, Newton"),
+                },
+            })
+            .collect()
+    }
+
+    /// The spring-damper contact elements: the approach the paper compares
+    /// its NCP method against.
+    fn default_baseline(&self) -> Option<String> {
+        let methods = &self.cases.first()?.methods;
+        methods
+            .iter()
+            .find(|m| m.name == "penalty-bdf")
+            .or(methods.first())
+            .map(|m| m.label.clone())
+    }
+
+    fn provides(&self) -> Provides {
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        Provides {
+            study_scalars: strings(&["penalty_slope"]),
+            method_scalars: strings(&[
+                "steps",
+                "peak_seat_force",
+                "max_closed_pairs",
+                "max_penetration",
+                "max_complementarity",
+                "min_lambda",
+                "min_energy_loss",
+                "energy_loss",
+                "mean_newton",
+                "max_error_seat_force",
+                "pointwise_error_seat_force",
+            ]),
+            case_scalars: strings(&[
+                "rate",
+                "f1_hz",
+                "f1_chain_hz",
+                "f1_continuous_hz",
+                "surge_ratio",
+                "solid_length",
+                "dt",
+                "tolerance",
+                "static_max_error",
+                "static_max_rel_error",
+            ]),
+            columns: strings(&[
+                "t",
+                "cam_angle",
+                "lift",
+                "seat_force",
+                "seat_force_sample",
+                "closed_pairs",
+                "min_gap",
+                "energy_loss",
+            ]),
+            tables: strings(&["reference", "static"]),
+            methods: Vec::new(),
+        }
+    }
+
+    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
+        COUNTER_DOCS.to_vec()
+    }
+
+    fn measures(&self) -> Measures {
+        let method_cost_keys: Vec<(String, String)> = self
+            .sweep_keys
+            .iter()
+            .filter_map(|key| {
+                let mut parts = key.split('.');
+                match (parts.next(), parts.next(), parts.next()) {
+                    (
+                        Some("variants"),
+                        Some(label),
+                        Some("penalty_stiffness" | "tolerance" | "dt"),
+                    ) => Some((label.to_string(), key.clone())),
+                    _ => None,
+                }
+            })
+            .collect();
+        let mut cost_keys: Vec<String> =
+            vec!["integrator.dt".into(), "integrator.tolerance".into()];
+        cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
+        Measures {
+            error: Some((
+                "max_error_seat_force".into(),
+                "max over windows (analysis.error_window) of |mean seat force - mean of the fine NCP reference| [N]".into(),
+            )),
+            cost_keys,
+            step_keys: vec!["integrator.dt".into()],
+            method_cost_keys,
+        }
+    }
+
+    fn has_reference(&self, _case: usize) -> bool {
+        true
+    }
+
+    /// The fine NCP run and the quasi-static curve.
+    fn run_reference(
+        &self,
+        case: usize,
+        _progress: &indicatif::ProgressBar,
+    ) -> Result<ReferenceOutput, SolverError> {
+        let cfg = &self.cases[case];
+        let fail = |message: String| SolverError::Other {
+            method: "reference".into(),
+            message,
+        };
+        let mut tables = vec![CaseTable {
+            what: "static".into(),
+            doc: "quasi-static force-deflection curve from the free length (Lemke on the contact LCP at each deflection)".into(),
+            table: run::static_curve(&cfg.spring, cfg.statics.0, cfg.statics.1).map_err(fail)?,
+        }];
+        if let Some(dt) = cfg.reference_dt {
+            tables.push(CaseTable {
+                what: "reference".into(),
+                doc: format!("fine reference: NCP-BDF2 at dt = {dt:e} s"),
+                table: run::reference(cfg, dt).map_err(fail)?,
+            });
+        }
+        Ok(ReferenceOutput {
+            tables,
+            scalars: Vec::new(),
+            timings: Vec::new(),
+        })
+    }
+
+    fn run_method(
+        &self,
+        case: usize,
+        method: usize,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<MethodOutput, SolverError> {
+        progress.set_length(1);
+        let cfg = &self.cases[case];
+        let out = run::run_method(cfg, &cfg.methods[method]);
+        progress.inc(1);
+        out
+    }
+
+    fn finish_case(
+        &self,
+        case: usize,
+        reference: Option<&ReferenceOutput>,
+        methods: &mut [MethodResult],
+    ) -> Result<Vec<Scalar>, SolverError> {
+        let cfg = &self.cases[case];
+        if let Some(r) = reference.and_then(|r| r.tables.iter().find(|t| t.what == "reference")) {
+            for m in methods.iter_mut() {
+                let label = m.plan.label.clone();
+                let Ok(run) = &mut m.outcome else { continue };
+                let d = curve_difference(&run.output.series, &r.table, "seat_force", None)
+                    .map_err(|message| SolverError::Other {
+                        method: label.clone(),
+                        message: format!("comparing with the reference: {message}"),
+                    })?;
+                run.output.scalars.push(Scalar::new(
+                    "pointwise_error_seat_force",
+                    d.max_abs,
+                    "max |seat force - fine NCP reference| over the output intervals' means [N]",
+                ));
+                let (Some(a), Some(b)) = (
+                    run.output.series.values("seat_force"),
+                    r.table.values("seat_force"),
+                ) else {
+                    continue;
+                };
+                let w = (cfg.error_window / cfg.output_interval).round() as usize;
+                run.output.scalars.push(Scalar::new(
+                    "max_error_seat_force",
+                    run::window_error(a, b, w),
+                    format!("max over windows of {} s of |mean seat force - mean of the fine NCP reference| [N]", cfg.error_window),
+                ));
+            }
+        }
+        let sp = &cfg.spring;
+        let p = &sp.params;
+        let chain = sp.chain_frequencies().first().copied().unwrap_or(f64::NAN);
+        let f1 = run::first_frequency(sp);
+        let first = &cfg.methods[0];
+        let (dt, tol) = match first.stepping {
+            Stepping::Fixed { dt, .. } => (dt, f64::NAN),
+            Stepping::Adaptive {
+                tolerance,
+                first_step,
+            } => (first_step, tolerance),
+        };
+        let mut scalars = Vec::new();
+        if let (Some(file), Some(r)) = (&cfg.static_reference, reference)
+            && let Some(curve) = r.tables.iter().find(|t| t.what == "static")
+        {
+            let e = run::static_error(&curve.table, file);
+            scalars.push(Scalar::new("static_max_error", e.0, "max |static seat force - the independent static curve| at its deflections within the computed range [N]"));
+            scalars.push(Scalar::new(
+                "static_max_rel_error",
+                e.1,
+                "static_max_error over the largest reference force [-]",
+            ));
+        }
+        scalars.extend(vec![
+            Scalar::new("rate", sp.segment_stiffness / sp.active_segments as f64, "the model's static rate before any coil closes: k_s / N_a, the N_a active segments in series [N/m]"),
+            Scalar::new("f1_hz", f1, "the model's first natural frequency without contact, both ends fixed (eigenvalues of the assembled K / m) [Hz]"),
+            Scalar::new("f1_chain_hz", chain, "the discrete chain's closed form 2 sqrt(k_s / m) sin(pi / (2 N_a)) / (2 pi) [Hz]"),
+            Scalar::new("f1_continuous_hz", p.surge_frequency(), "the continuous spring's surge frequency sqrt(k / m_active) / 2, k = G d^4 / (8 D^3 n_a) [Hz]"),
+            Scalar::new("surge_ratio", f1 / cfg.cam.cam_speed, "f1_hz over the cam frequency [-] (the design rule asks > 13)"),
+            Scalar::new("solid_length", p.solid_length(), "d (n_a + n_e + 1) [m]"),
+            Scalar::new("dt", dt, "step (first step when adaptive) of the first method [s]"),
+            Scalar::new("tolerance", tol, "rtol of the first method when adaptive [-]"),
+        ]);
+        Ok(scalars)
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&self.cases, &self.sweep_keys, cases)
+    }
+}

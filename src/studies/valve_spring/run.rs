@@ -1,0 +1,452 @@
+//! Running one method of a valve-spring case: integrate the spring under
+//! the cam lift, record the seat force, the contact state and the energy
+//! at every accepted step, resample at the output times. Also the case's
+//! quasi-static force-deflection curve (an LCP per deflection, Lemke) and
+//! the chain's natural frequency (eigenvalues of the assembled matrices).
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::SolverError;
+use crate::harness::study::{MethodOutput, Scalar};
+use crate::harness::table::Table;
+use crate::integrators::bdf_contact::{BdfContact, BdfState, ContactModel, Stepping};
+use crate::lcp::Lcp;
+use crate::lcp::lemke::{LemkeParams, lemke};
+use crate::models::valve_spring::{Node, Spring};
+use crate::studies::valve_spring::spec::{CaseConfig, MethodConfig};
+
+/// What every accepted step records.
+#[derive(Default)]
+struct Trace {
+    t: Vec<f64>,
+    seat: Vec<f64>,
+    closed: Vec<f64>,
+    min_gap: Vec<f64>,
+    energy: Vec<f64>,
+    work: Vec<f64>,
+    damping: Vec<f64>,
+    /// Largest penetration, largest |lambda g| / (k_s d^2), negative lambda.
+    worst: (f64, f64, f64),
+}
+
+/// Stored energy: kinetic plus the active segments' strain energy [J].
+fn energy(sp: &Spring, s: &BdfState, ret: f64) -> f64 {
+    let nb = sp.end_segments;
+    let kinetic: f64 = s.v.iter().map(|v| 0.5 * sp.node_mass * v * v).sum();
+    let strain: f64 = (nb..nb + sp.active_segments)
+        .map(|j| {
+            let e = sp.position(j + 1, &s.q, ret)
+                - sp.position(j, &s.q, ret)
+                - (sp.free_positions[j + 1] - sp.free_positions[j]);
+            0.5 * sp.segment_stiffness * e * e
+        })
+        .sum();
+    kinetic + strain
+}
+
+/// The force the spring presses on the retainer (positive in compression).
+fn retainer_force(sp: &Spring, s: &BdfState, r: (f64, f64)) -> f64 {
+    let top = sp.end_segments + sp.active_segments - 1;
+    let mut f = -sp.segment_tension(top, &s.q, &s.v, r);
+    for (p, &(_, j)) in sp.pairs.iter().enumerate() {
+        if matches!(sp.node(j), Node::Retainer) {
+            f += s.lambda[p];
+        }
+    }
+    f
+}
+
+/// Viscous power of the segment dampers [W].
+fn damping_power(sp: &Spring, s: &BdfState, r: (f64, f64)) -> f64 {
+    let nb = sp.end_segments;
+    (nb..nb + sp.active_segments)
+        .map(|j| {
+            let dv = sp.velocity(j + 1, &s.v, r.1) - sp.velocity(j, &s.v, r.1);
+            sp.segment_damping * dv * dv
+        })
+        .sum()
+}
+
+/// The mean of a step function over each output interval: `y[k]` acts over
+/// the step (t[k-1], t[k]] (the BDF's contact force is the step's, an
+/// impulse lambda h at an impact), and its integral over [at[i-1], at[i]]
+/// divided by the interval's length is the value at at[i] (at[0]: y[0]).
+/// Impulsive contact forces make point values of the seat force grow as
+/// the step shrinks; their interval means converge.
+fn interval_means(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(at.len());
+    out.push(y.first().copied().unwrap_or(f64::NAN));
+    let mut k = 1;
+    for w in at.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let mut integral = 0.0;
+        while k < t.len() && t[k - 1] < b {
+            let lo = t[k - 1].max(a);
+            let hi = t[k].min(b);
+            if hi > lo {
+                integral += y[k] * (hi - lo);
+            }
+            if t[k] <= b {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        out.push(if b > a {
+            integral / (b - a)
+        } else {
+            y[k.min(y.len() - 1)]
+        });
+    }
+    out
+}
+
+/// max over consecutive windows of `w` samples of |mean(a) - mean(b)|
+/// (the first sample, t = 0, left out).
+pub fn window_error(a: &[f64], b: &[f64], w: usize) -> f64 {
+    let n = a.len().min(b.len());
+    let mut worst = 0.0f64;
+    let mut k = 1;
+    while k + w <= n {
+        let ma: f64 = a[k..k + w].iter().sum::<f64>() / w as f64;
+        let mb: f64 = b[k..k + w].iter().sum::<f64>() / w as f64;
+        worst = worst.max((ma - mb).abs());
+        k += w;
+    }
+    worst
+}
+
+/// (max |F - F_ref|, that over max |F_ref|) of a static curve against an
+/// independent one, interpolated linearly at the reference's deflections
+/// inside the curve's range.
+pub fn static_error(curve: &Table, reference: &Table) -> (f64, f64) {
+    let (Some(d), Some(f)) = (curve.values("delta"), curve.values("seat_force")) else {
+        return (f64::NAN, f64::NAN);
+    };
+    let (Some(rd), Some(rf)) = (reference.values("delta"), reference.values("seat_force")) else {
+        return (f64::NAN, f64::NAN);
+    };
+    let last = d.last().copied().unwrap_or(0.0);
+    let (mut worst, mut scale) = (0.0f64, 0.0f64);
+    for (&x, &y) in rd.iter().zip(rf) {
+        if x > last * (1.0 + 1e-12) {
+            continue;
+        }
+        let v = resample(d, f, &[x])[0];
+        worst = worst.max((v - y).abs());
+        scale = scale.max(y.abs());
+    }
+    (worst, worst / scale.max(1e-300))
+}
+
+/// Linear interpolation of (t, y) at `at` (for the summary).
+pub fn resample_at(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
+    resample(t, y, at)
+}
+
+/// Linear interpolation of (t, y) at `at`.
+fn resample(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
+    let mut k = 0;
+    at.iter()
+        .map(|&x| {
+            while k + 2 < t.len() && t[k + 1] < x {
+                k += 1;
+            }
+            if t.len() < 2 {
+                return y.first().copied().unwrap_or(f64::NAN);
+            }
+            let (t0, t1) = (t[k], t[k + 1]);
+            let w = if t1 > t0 {
+                ((x - t0) / (t1 - t0)).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            y[k] + w * (y[k + 1] - y[k])
+        })
+        .collect()
+}
+
+/// Integrates one method; returns the trace and the integrator's counters.
+fn integrate(
+    cfg: &CaseConfig,
+    contact: ContactModel,
+    stepping: Stepping,
+) -> Result<(Trace, crate::integrators::bdf_contact::BdfStats), String> {
+    let sp = &cfg.spring;
+    let mut bdf = BdfContact::new(sp, cfg.cam, contact)?;
+    let start = BdfState {
+        t: 0.0,
+        q: sp.installed_state(),
+        v: vec![0.0; sp.dofs()],
+        lambda: vec![0.0; sp.pairs.len()],
+    };
+    let mut trace = Trace::default();
+    let scale = sp.segment_stiffness * sp.params.wire_diameter.powi(2);
+    let mut prev: Option<(f64, f64, f64)> = None; // (t, retainer power, damping power)
+    let mut record = |s: &BdfState, trace: &mut Trace| {
+        let (h, hd, _) = cfg.cam.at(s.t);
+        let r = (h, hd);
+        trace.t.push(s.t);
+        trace.seat.push(sp.seat_force(&s.q, &s.v, r, &s.lambda));
+        let mut closed = 0.0;
+        let mut min_gap = f64::INFINITY;
+        for p in 0..sp.pairs.len() {
+            let g = sp.gap(p, &s.q, h);
+            min_gap = min_gap.min(g);
+            let l = s.lambda[p];
+            if l > 0.0 || g <= 0.0 {
+                closed += 1.0;
+            }
+            trace.worst.0 = trace.worst.0.max(-g);
+            trace.worst.1 = trace.worst.1.max((l * g).abs() / scale);
+            trace.worst.2 = trace.worst.2.max(-l);
+        }
+        trace.closed.push(closed);
+        trace.min_gap.push(min_gap);
+        trace.energy.push(energy(sp, s, h));
+        let pw = retainer_force(sp, s, r) * hd;
+        let pd = damping_power(sp, s, r);
+        let (w, d) = match prev {
+            None => (0.0, 0.0),
+            Some((t0, pw0, pd0)) => (
+                trace.work.last().copied().unwrap_or(0.0) + 0.5 * (pw + pw0) * (s.t - t0),
+                trace.damping.last().copied().unwrap_or(0.0) + 0.5 * (pd + pd0) * (s.t - t0),
+            ),
+        };
+        trace.work.push(w);
+        trace.damping.push(d);
+        prev = Some((s.t, pw, pd));
+    };
+    record(&start, &mut trace);
+    let mut on_step = |s: &BdfState| record(s, &mut trace);
+    let result = bdf.integrate(
+        start.clone(),
+        cfg.t_end,
+        stepping,
+        cfg.max_steps,
+        &mut on_step,
+    );
+    result.map_err(|e| e.to_string())?;
+    Ok((trace, bdf.stats))
+}
+
+/// The output times.
+pub fn output_times(cfg: &CaseConfig) -> Vec<f64> {
+    let n = (cfg.t_end / cfg.output_interval).round() as usize;
+    (0..=n)
+        .map(|k| (k as f64 * cfg.output_interval).min(cfg.t_end))
+        .collect()
+}
+
+/// The reference: NCP-BDF2 at the fine step, seat force at the output
+/// times.
+pub fn reference(cfg: &CaseConfig, dt: f64) -> Result<Table, String> {
+    let (trace, _) = integrate(
+        cfg,
+        ContactModel::Ncp {
+            c: cfg.spring.segment_stiffness,
+        },
+        Stepping::Fixed { dt, order: 2 },
+    )?;
+    let at = output_times(cfg);
+    let seat = interval_means(&trace.t, &trace.seat, &at);
+    let angle: Vec<f64> = at.iter().map(|&t| cfg.cam.angle(t).to_degrees()).collect();
+    Ok(Table::new()
+        .with("t", "time [s]", at)
+        .with("cam_angle", "cam angle [deg]", angle)
+        .with(
+            "seat_force",
+            "seat force of the fine NCP-BDF2 run, mean over the output interval ending here [N]",
+            seat,
+        ))
+}
+
+/// Runs method `m` of the case.
+pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, SolverError> {
+    let (trace, stats) =
+        integrate(cfg, m.contact, m.stepping).map_err(|message| SolverError::Other {
+            method: m.label.clone(),
+            message,
+        })?;
+    let at = output_times(cfg);
+    let seat = interval_means(&trace.t, &trace.seat, &at);
+    let closed = resample(&trace.t, &trace.closed, &at);
+    let gap = resample(&trace.t, &trace.min_gap, &at);
+    let e0 = trace.energy[0];
+    let loss: Vec<f64> = (0..trace.t.len())
+        .map(|k| trace.work[k] - (trace.energy[k] - e0) - trace.damping[k])
+        .collect();
+    let work_scale = trace
+        .work
+        .iter()
+        .fold(0.0f64, |a, w| a.max(w.abs()))
+        .max(1e-300);
+    let min_loss = loss.iter().fold(0.0f64, |a, x| a.min(*x));
+    let final_loss = *loss.last().unwrap_or(&0.0);
+    let lift: Vec<f64> = at.iter().map(|&t| cfg.cam.at(t).0).collect();
+    let angle: Vec<f64> = at.iter().map(|&t| cfg.cam.angle(t).to_degrees()).collect();
+    let peak = trace.seat.iter().fold(0.0f64, |a, x| a.max(*x));
+    let max_closed = trace.closed.iter().fold(0.0f64, |a, x| a.max(*x));
+    let series = Table::new()
+        .with("t", "time [s]", at)
+        .with("cam_angle", "cam angle [deg]", angle)
+        .with("lift", "valve lift h [m]", lift)
+        .with(
+            "seat_force",
+            "force of the spring on the seat (compression positive), mean over the output interval ending here [N]",
+            seat,
+        )
+        .with(
+            "seat_force_sample",
+            "seat force at the output time (linear between accepted steps; impulsive at NCP impacts) [N]",
+            resample(&trace.t, &trace.seat, &output_times(cfg)),
+        )
+        .with("closed_pairs", "contact pairs closed (lambda > 0 or gap <= 0) [-]", closed)
+        .with("min_gap", "smallest coil gap (negative: penetration) [m]", gap)
+        .with(
+            "energy_loss",
+            "work of the retainer - stored energy change - damper dissipation: energy lost in coil impacts and by the BDF's numerical damping [J]",
+            resample(&trace.t, &loss, &output_times(cfg)),
+        );
+    let scalars = vec![
+        Scalar::new("steps", stats.steps as f64, "accepted steps [-]"),
+        Scalar::new("peak_seat_force", peak, "largest seat force [N]"),
+        Scalar::new(
+            "max_closed_pairs",
+            max_closed,
+            "most contact pairs closed at once [-]",
+        ),
+        Scalar::new(
+            "max_penetration",
+            trace.worst.0,
+            "largest penetration -min(gap, 0) over every step [m]",
+        ),
+        Scalar::new(
+            "max_complementarity",
+            trace.worst.1,
+            "largest |lambda g| / (k_s d^2) over every step and pair [-]: 0 for Signorini",
+        ),
+        Scalar::new(
+            "min_lambda",
+            -trace.worst.2,
+            "smallest contact force over every step and pair [N]: >= 0",
+        ),
+        Scalar::new(
+            "min_energy_loss",
+            min_loss / work_scale,
+            "smallest energy loss (retainer work - stored energy change - damper dissipation) over the peak retainer work [-]: never below 0 (no energy created)",
+        ),
+        Scalar::new(
+            "energy_loss",
+            final_loss / work_scale,
+            "the energy lost in impacts and by numerical damping at t_end over the peak retainer work [-]",
+        ),
+        Scalar::new(
+            "mean_newton",
+            stats.newton_iterations as f64 / stats.steps.max(1) as f64,
+            "Newton iterations per accepted step [-]",
+        ),
+    ];
+    Ok(MethodOutput {
+        series,
+        tables: Vec::new(),
+        scalars,
+        counters: vec![
+            ("steps".into(), stats.steps as f64),
+            ("rejected_steps".into(), stats.rejected as f64),
+            ("newton_iterations".into(), stats.newton_iterations as f64),
+            ("factorizations".into(), stats.factorizations as f64),
+            ("max_newton".into(), stats.max_newton as f64),
+        ],
+        stats: Vec::new(),
+    })
+}
+
+/// The quasi-static force-deflection curve: the retainer moved by delta
+/// from the free length (no dynamics, no damping), equilibrium with
+/// Signorini contacts as an LCP in the contact forces, solved by Lemke:
+/// K z = f(delta) + B^T lambda, g = B z - b(delta) >= 0, so with
+/// z = K^-1 (f + B^T lambda): g = (B K^-1 B^T) lambda + (B K^-1 f - b).
+pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<Table, String> {
+    let n = sp.dofs();
+    let m = sp.pairs.len();
+    let ks = sp.segment_stiffness;
+    let k = DMatrix::from_fn(n, n, |i, j| {
+        if i == j {
+            2.0 * ks
+        } else if i.abs_diff(j) == 1 {
+            -ks
+        } else {
+            0.0
+        }
+    });
+    let chol = k
+        .clone()
+        .cholesky()
+        .ok_or("the chain's stiffness is not positive definite")?;
+    let mut bm = DMatrix::zeros(m, n);
+    for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+        if let Node::Free(a) = sp.node(i) {
+            bm[(p, a)] = -1.0;
+        }
+        if let Node::Free(b) = sp.node(j) {
+            bm[(p, b)] = 1.0;
+        }
+    }
+    let kinv_bt = chol.solve(&bm.transpose());
+    let delassus = &bm * &kinv_bt;
+    let zero = vec![0.0; n];
+    let offset = sp.params.free_length - sp.params.installed_length;
+    let mut deltas = Vec::with_capacity(points);
+    let mut forces = Vec::with_capacity(points);
+    let mut closed = Vec::with_capacity(points);
+    for p in 0..points {
+        let delta = max_deflection * p as f64 / (points - 1) as f64;
+        // Retainer at delta below the free length: s = delta - (L0 - L_inst).
+        let s = delta - offset;
+        // f: the segment forces from the prescribed nodes at z = 0 (the
+        // internal forces are -K z + f), g at z = 0 is -b.
+        let mut f = vec![0.0; n];
+        sp.internal_forces(&zero, &zero, (s, 0.0), &mut f);
+        let fv = DVector::from_vec(f);
+        let g0: Vec<f64> = (0..m).map(|q| sp.gap(q, &zero, s)).collect();
+        let z_free = chol.solve(&fv);
+        let q = &bm * &z_free + DVector::from_vec(g0);
+        let lcp = Lcp::new(delassus.clone(), q).ok_or("LCP dimensions")?;
+        let sol = lemke(&lcp, &LemkeParams::default())
+            .map_err(|e| format!("Lemke at delta = {delta}: {e}"))?;
+        let lambda = DVector::from_vec(sol.z.clone());
+        let z = &z_free + &kinv_bt * &lambda;
+        let zs: Vec<f64> = z.iter().copied().collect();
+        deltas.push(delta);
+        forces.push(sp.seat_force(&zs, &zero, (s, 0.0), &sol.z));
+        closed.push(sol.z.iter().filter(|&&l| l > 0.0).count() as f64);
+    }
+    Ok(Table::new()
+        .with("delta", "deflection from the free length [m]", deltas)
+        .with(
+            "seat_force",
+            "static seat force (Lemke on the contact LCP) [N]",
+            forces,
+        )
+        .with("closed_pairs", "contact pairs carrying force [-]", closed))
+}
+
+/// The chain's first natural frequency without contact, both ends fixed,
+/// from the eigenvalues of the assembled M^-1 K [Hz].
+pub fn first_frequency(sp: &Spring) -> f64 {
+    let n = sp.dofs();
+    let ks = sp.segment_stiffness / sp.node_mass;
+    let a = DMatrix::from_fn(n, n, |i, j| {
+        if i == j {
+            2.0 * ks
+        } else if i.abs_diff(j) == 1 {
+            -ks
+        } else {
+            0.0
+        }
+    });
+    let eig = a.symmetric_eigenvalues();
+    let w2 = eig.iter().fold(f64::INFINITY, |a, &x| a.min(x));
+    w2.sqrt() / (2.0 * std::f64::consts::PI)
+}

@@ -1,0 +1,561 @@
+//! The `valve-spring` spec: TOML structs (unknown keys rejected) and their
+//! validation into a [`CaseConfig`]. The `[spring]` keys `wire_diameter`,
+//! `mean_diameter`, `active_coils`, `end_coils`, `shear_modulus`,
+//! `density`, `masses_per_coil` and the method names `ncp-bdf` and
+//! `penalty-bdf` are fixed (ARCHITECTURE.md); the others are this kind's
+//! (every key in experiments/README.md).
+
+use serde::Deserialize;
+
+use crate::error::InputError;
+use crate::integrators::bdf_contact::{ContactModel, Stepping};
+use crate::models::valve_spring::{CamLift, Spring, SpringParams};
+
+pub(crate) use crate::studies::keys::KeyCtx as Ctx;
+
+/// The methods of this kind.
+pub const METHODS: [&str; 2] = ["ncp-bdf", "penalty-bdf"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CaseToml {
+    spring: SpringToml,
+    #[serde(default)]
+    cam: CamToml,
+    integrator: MethodToml,
+    #[serde(default)]
+    variants: toml::Table,
+    #[serde(default)]
+    reference: ReferenceToml,
+    #[serde(default)]
+    statics: StaticsToml,
+    #[serde(default)]
+    analysis: AnalysisToml,
+    #[serde(default)]
+    peer: Option<PeerToml>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PeerToml {
+    file: String,
+    cost: String,
+    #[serde(default)]
+    label: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnalysisToml {
+    error_window: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpringToml {
+    wire_diameter: f64,
+    mean_diameter: f64,
+    active_coils: f64,
+    end_coils: f64,
+    shear_modulus: f64,
+    density: f64,
+    masses_per_coil: i64,
+    #[serde(default)]
+    free_length: Option<f64>,
+    #[serde(default)]
+    installed_length: Option<f64>,
+    #[serde(default)]
+    progressivity: Option<f64>,
+    #[serde(default)]
+    damping_ratio: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct CamToml {
+    lift: Option<f64>,
+    rise_angle: Option<f64>,
+    cam_speed: Option<f64>,
+}
+
+/// A method's keys (`[integrator]` and each `[variants.<label>]`).
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct MethodToml {
+    method: Option<String>,
+    dt: Option<f64>,
+    t_end: Option<f64>,
+    order: Option<i64>,
+    tolerance: Option<f64>,
+    adaptive: Option<bool>,
+    penalty_stiffness: Option<f64>,
+    penalty_damping: Option<f64>,
+    output_interval: Option<f64>,
+    max_steps: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ReferenceToml {
+    method: Option<String>,
+    dt: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StaticsToml {
+    max_deflection: Option<f64>,
+    points: Option<usize>,
+    reference: Option<String>,
+}
+
+/// One method of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodConfig {
+    /// Label.
+    pub label: String,
+    /// `ncp-bdf` or `penalty-bdf`.
+    pub name: &'static str,
+    /// The contact model.
+    pub contact: ContactModel,
+    /// The stepping.
+    pub stepping: Stepping,
+}
+
+/// A peer tool's runs of the penalty model.
+#[derive(Debug, Clone)]
+pub struct Peer {
+    /// Its name in the notes.
+    pub label: String,
+    /// Seat-force curves: `t` and `seat_force_<method>_<k_p>` columns.
+    pub curves: std::sync::Arc<crate::harness::table::Table>,
+    /// Per run: (method, k_p [N/m], CPU time [s], steps).
+    pub cost: std::sync::Arc<Vec<(String, f64, f64, f64)>>,
+}
+
+/// A validated case.
+#[derive(Debug, Clone)]
+pub struct CaseConfig {
+    /// The spring.
+    pub spring: Spring,
+    /// The lift.
+    pub cam: CamLift,
+    /// The methods (first: `[integrator]`).
+    pub methods: Vec<MethodConfig>,
+    /// Final time [s].
+    pub t_end: f64,
+    /// Output interval [s].
+    pub output_interval: f64,
+    /// Step bound per run.
+    pub max_steps: usize,
+    /// The fine NCP reference's step (None: no reference).
+    pub reference_dt: Option<f64>,
+    /// The quasi-static curve: largest deflection from the free length [m]
+    /// and number of points.
+    pub statics: (f64, usize),
+    /// An independent static curve (columns `delta`, `seat_force`).
+    pub static_reference: Option<std::sync::Arc<crate::harness::table::Table>>,
+    /// The seat-force error is measured on means over windows this long [s].
+    pub error_window: f64,
+    /// A peer tool's runs: (label, seat-force curves `t, seat_force_<run>`,
+    /// cost table `method, k_p, cpu_s, steps`).
+    pub peer: Option<Peer>,
+}
+
+fn method(
+    ctx: &Ctx,
+    at: &str,
+    raw: &MethodToml,
+    base: &MethodToml,
+    ks: f64,
+) -> Result<MethodConfig, InputError> {
+    let key = |k: &str| format!("{at}.{k}");
+    let name = raw
+        .method
+        .clone()
+        .or(base.method.clone())
+        .ok_or_else(|| ctx.missing(&key("method"), "\"ncp-bdf\" or \"penalty-bdf\""))?;
+    let name: &'static str = match name.as_str() {
+        "ncp-bdf" => "ncp-bdf",
+        "penalty-bdf" => "penalty-bdf",
+        other => {
+            return Err(ctx.err(
+                &key("method"),
+                format!("\"{other}\""),
+                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            ));
+        }
+    };
+    let pick = |a: Option<f64>, b: Option<f64>| a.or(b);
+    let adaptive = raw
+        .adaptive
+        .or(base.adaptive)
+        .unwrap_or(name == "penalty-bdf");
+    let dt = match pick(raw.dt, base.dt) {
+        Some(v) => ctx.positive(&key("dt"), v)?,
+        None => return Err(ctx.missing(&key("dt"), "the step (first step when adaptive) [s]")),
+    };
+    let stepping = if adaptive {
+        let tol = match pick(raw.tolerance, base.tolerance) {
+            None => 1e-6,
+            Some(t) if t.is_finite() && t > 0.0 && t < 1.0 => t,
+            Some(t) => return Err(ctx.err(&key("tolerance"), t, "a number in (0, 1)")),
+        };
+        if let Some(o) = raw.order.or(base.order).filter(|&o| o != 2) {
+            return Err(ctx.err(&key("order"), o, "2 (the adaptive BDF is of order 2)"));
+        }
+        Stepping::Adaptive {
+            tolerance: tol,
+            first_step: dt,
+        }
+    } else {
+        let order = match raw.order.or(base.order).unwrap_or(2) {
+            o @ (1 | 2) => o as usize,
+            o => return Err(ctx.err(&key("order"), o, "1 or 2")),
+        };
+        Stepping::Fixed { dt, order }
+    };
+    let contact = if name == "ncp-bdf" {
+        for (k, v) in [
+            ("penalty_stiffness", raw.penalty_stiffness),
+            ("penalty_damping", raw.penalty_damping),
+        ] {
+            if let Some(v) = v {
+                return Err(ctx.err(
+                    &key(k),
+                    v,
+                    "no penalty keys with method = \"ncp-bdf\" (it needs no calibration)",
+                ));
+            }
+        }
+        ContactModel::Ncp { c: ks }
+    } else {
+        let stiffness = match raw.penalty_stiffness.or(base.penalty_stiffness) {
+            Some(v) => ctx.positive(&key("penalty_stiffness"), v)?,
+            None => {
+                return Err(ctx.missing(
+                    &key("penalty_stiffness"),
+                    "k_p [N/m] of the spring-damper elements",
+                ));
+            }
+        };
+        let damping = match raw.penalty_damping.or(base.penalty_damping) {
+            None => 0.0,
+            Some(v) if v.is_finite() && v >= 0.0 => v,
+            Some(v) => return Err(ctx.err(&key("penalty_damping"), v, "a number >= 0 [N s/m]")),
+        };
+        ContactModel::Penalty { stiffness, damping }
+    };
+    Ok(MethodConfig {
+        label: String::new(),
+        name,
+        contact,
+        stepping,
+    })
+}
+
+/// Parses and validates one case table.
+pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
+    let raw: CaseToml = ctx.parse(table)?;
+    let s = &raw.spring;
+    let d = ctx.positive("spring.wire_diameter", s.wire_diameter)?;
+    let dm = ctx.positive("spring.mean_diameter", s.mean_diameter)?;
+    if dm <= d {
+        return Err(ctx.err(
+            "spring.mean_diameter",
+            dm,
+            format!("a diameter > wire_diameter = {d} m"),
+        ));
+    }
+    let na = ctx.positive("spring.active_coils", s.active_coils)?;
+    let ne = s.end_coils;
+    if !(ne.is_finite() && ne >= 0.0) {
+        return Err(ctx.err(
+            "spring.end_coils",
+            ne,
+            "a number >= 0 (closed coils, half at each end)",
+        ));
+    }
+    let mpc = match s.masses_per_coil {
+        n @ 1..=1000 => n as usize,
+        n => return Err(ctx.err("spring.masses_per_coil", n, "an integer in 1..=1000")),
+    };
+    let free_length = match s.free_length {
+        None => 41e-3,
+        Some(v) => ctx.positive("spring.free_length", v)?,
+    };
+    let installed = match s.installed_length {
+        None => 39e-3,
+        Some(v) => ctx.positive("spring.installed_length", v)?,
+    };
+    if installed > free_length {
+        return Err(ctx.err(
+            "spring.installed_length",
+            installed,
+            format!("a length <= free_length = {free_length} m"),
+        ));
+    }
+    let progressivity = match s.progressivity {
+        None => 0.5,
+        Some(a) if a.is_finite() && (0.0..1.0).contains(&a) => a,
+        Some(a) => return Err(ctx.err("spring.progressivity", a, "a number in [0, 1)")),
+    };
+    let damping_ratio = match s.damping_ratio {
+        None => 0.02,
+        Some(z) if z.is_finite() && (0.0..1.0).contains(&z) => z,
+        Some(z) => return Err(ctx.err("spring.damping_ratio", z, "a number in [0, 1)")),
+    };
+    let params = SpringParams {
+        wire_diameter: d,
+        mean_diameter: dm,
+        active_coils: na,
+        end_coils: ne,
+        shear_modulus: ctx.positive("spring.shear_modulus", s.shear_modulus)?,
+        density: ctx.positive("spring.density", s.density)?,
+        masses_per_coil: mpc,
+        free_length,
+        installed_length: installed,
+        progressivity,
+        damping_ratio,
+    };
+    let spring = Spring::new(params).map_err(|e| ctx.err("spring", "the geometry", e))?;
+    let c = &raw.cam;
+    let lift = match c.lift {
+        None => 8e-3,
+        Some(h) if h.is_finite() && h >= 0.0 => h,
+        Some(h) => return Err(ctx.err("cam.lift", h, "a lift >= 0 [m]")),
+    };
+    let room = installed - spring.params.solid_length();
+    if lift >= room {
+        return Err(ctx.err(
+            "cam.lift",
+            lift,
+            format!("a lift below installed_length - solid length = {room:e} m (the spring would go solid)"),
+        ));
+    }
+    let rise = match c.rise_angle {
+        None => 60.0,
+        Some(a) if a.is_finite() && a > 0.0 && a <= 180.0 => a,
+        Some(a) => return Err(ctx.err("cam.rise_angle", a, "an angle in (0, 180] degrees")),
+    };
+    let cam = CamLift {
+        lift,
+        rise_angle: rise.to_radians(),
+        cam_speed: match c.cam_speed {
+            None => 40.0,
+            Some(v) => ctx.positive("cam.cam_speed", v)?,
+        },
+    };
+    let ks = spring.segment_stiffness;
+    let base = &raw.integrator;
+    let mut first = method(ctx, "integrator", base, &MethodToml::default(), ks)?;
+    first.label = first.name.to_string();
+    let mut methods = vec![first];
+    for (label, value) in &raw.variants {
+        let at = format!("variants.{label}");
+        let valid = !label.is_empty()
+            && label != "reference"
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid || methods.iter().any(|m| &m.label == label) {
+            return Err(ctx.err(&at, format!("\"{label}\""), "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its name); not \"reference\""));
+        }
+        let Some(t) = value.as_table() else {
+            return Err(ctx.err(
+                &at,
+                value,
+                "a table of a method's keys: [study.variants.<label>] method = ...",
+            ));
+        };
+        let v: MethodToml = ctx.parse_at(&at, t.clone())?;
+        for (k, given) in [
+            ("t_end", v.t_end.is_some()),
+            ("output_interval", v.output_interval.is_some()),
+            ("max_steps", v.max_steps.is_some()),
+        ] {
+            if given {
+                return Err(ctx.err(
+                    &format!("{at}.{k}"),
+                    "a value",
+                    format!("no `{k}` in a variant: it is the case's (`integrator.{k}`)"),
+                ));
+            }
+        }
+        let mut m = method(ctx, &at, &v, base, ks)?;
+        m.label = label.clone();
+        methods.push(m);
+    }
+    let t_end = match base.t_end {
+        None => cam.event_duration() * 1.5,
+        Some(t) => ctx.positive("integrator.t_end", t)?,
+    };
+    let output_interval = match base.output_interval {
+        None => (t_end / 500.0).min(2.5e-5),
+        Some(h) => ctx.positive("integrator.output_interval", h)?,
+    };
+    if t_end / output_interval > 1e6 {
+        return Err(ctx.err(
+            "integrator.output_interval",
+            output_interval,
+            "at most 1e6 outputs",
+        ));
+    }
+    let max_steps = match base.max_steps {
+        None => 5_000_000,
+        Some(n) if n >= 1 => n,
+        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
+    };
+    for m in &methods {
+        if let Stepping::Fixed { dt, .. } = m.stepping
+            && t_end / dt > max_steps as f64
+        {
+            return Err(ctx.err(
+                "integrator.dt",
+                dt,
+                format!("a step with t_end / dt <= max_steps = {max_steps}"),
+            ));
+        }
+    }
+    let reference_dt = match raw.reference.method.as_deref().unwrap_or("ncp-fine") {
+        "ncp-fine" => Some(match raw.reference.dt {
+            None => 1e-7,
+            Some(v) => ctx.positive("reference.dt", v)?,
+        }),
+        "none" => None,
+        other => {
+            return Err(ctx.err(
+                "reference.method",
+                format!("\"{other}\""),
+                "\"ncp-fine\" (NCP-BDF2 at reference.dt) or \"none\"",
+            ));
+        }
+    };
+    let max_def = match raw.statics.max_deflection {
+        None => free_length - spring.params.solid_length() - 0.5e-3,
+        Some(v) => ctx.positive("statics.max_deflection", v)?,
+    };
+    if max_def >= free_length - spring.params.solid_length() {
+        return Err(ctx.err(
+            "statics.max_deflection",
+            max_def,
+            "a deflection below free_length - solid length",
+        ));
+    }
+    let points = match raw.statics.points {
+        None => 211,
+        Some(n) if (2..=100_000).contains(&n) => n,
+        Some(n) => return Err(ctx.err("statics.points", n, "an integer in 2..=100000")),
+    };
+    let static_reference = match &raw.statics.reference {
+        None => None,
+        Some(path) => {
+            let file = ctx
+                .file
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join(path);
+            let table = crate::harness::reference::read_csv(&file).map_err(|e| {
+                ctx.err(
+                    "statics.reference",
+                    format!("\"{path}\""),
+                    format!("a readable CSV with columns delta, seat_force: {e}"),
+                )
+            })?;
+            if table.values("delta").is_none() || table.values("seat_force").is_none() {
+                return Err(ctx.err(
+                    "statics.reference",
+                    format!("\"{path}\""),
+                    "a CSV with columns delta and seat_force",
+                ));
+            }
+            Some(std::sync::Arc::new(table))
+        }
+    };
+    let error_window = match raw.analysis.error_window {
+        None => 5e-4,
+        Some(w) => ctx.positive("analysis.error_window", w)?,
+    };
+    let per_window = (error_window / output_interval).round();
+    if per_window < 1.0 || (per_window * output_interval - error_window).abs() > 1e-9 * error_window
+    {
+        return Err(ctx.err(
+            "analysis.error_window",
+            error_window,
+            format!("a whole multiple of the output interval {output_interval} s"),
+        ));
+    }
+    let peer = match &raw.peer {
+        None => None,
+        Some(p) => {
+            let dir = ctx.file.parent().unwrap_or(std::path::Path::new("."));
+            let curves = crate::harness::reference::read_csv(&dir.join(&p.file)).map_err(|e| {
+                ctx.err(
+                    "peer.file",
+                    format!("\"{}\"", p.file),
+                    format!("a readable CSV with t and seat_force_<run> columns: {e}"),
+                )
+            })?;
+            let cost = read_cost(&dir.join(&p.cost)).map_err(|e| {
+                ctx.err(
+                    "peer.cost",
+                    format!("\"{}\"", p.cost),
+                    format!("a CSV with columns method, k_p, rtol, cpu_s, steps: {e}"),
+                )
+            })?;
+            Some(Peer {
+                label: p.label.clone().unwrap_or_else(|| "SciPy".into()),
+                curves: std::sync::Arc::new(curves),
+                cost: std::sync::Arc::new(cost),
+            })
+        }
+    };
+    Ok(CaseConfig {
+        spring,
+        cam,
+        methods,
+        t_end,
+        output_interval,
+        max_steps,
+        reference_dt,
+        statics: (max_def, points),
+        static_reference,
+        error_window,
+        peer,
+    })
+}
+
+/// The peer's cost table: (method, k_p, cpu_s, steps) per row, `#` lines
+/// skipped.
+fn read_cost(path: &std::path::Path) -> Result<Vec<(String, f64, f64, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let header: Vec<&str> = lines.next().ok_or("empty")?.split(',').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or(format!("no column {name}"))
+    };
+    let (m, k, c, s) = (col("method")?, col("k_p")?, col("cpu_s")?, col("steps")?);
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let num = |i: usize| -> Result<f64, String> {
+                f.get(i)
+                    .ok_or("short row")?
+                    .trim()
+                    .parse::<f64>()
+                    .map_err(|e| e.to_string())
+            };
+            Ok((
+                f.get(m).ok_or("short row")?.trim().to_string(),
+                num(k)?,
+                num(c)?,
+                num(s)?,
+            ))
+        })
+        .collect()
+}

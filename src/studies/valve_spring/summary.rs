@@ -1,0 +1,203 @@
+//! Study-level results of a valve-spring study: the seat force against the
+//! cam angle for every method with the fine reference, the number of
+//! closed coil pairs, the quasi-static force-deflection curve.
+
+use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::outcome::SpeedupRow;
+use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
+use crate::harness::sweep::{equal_accuracy_speedups, orders};
+use crate::integrators::bdf_contact::ContactModel;
+use crate::studies::valve_spring::spec::CaseConfig;
+
+pub(super) fn summarize(
+    configs: &[CaseConfig],
+    _sweep_keys: &[String],
+    cases: &[CaseOutput],
+) -> StudySummary {
+    let mut summary = StudySummary::default();
+    penalty_slopes(&mut summary, configs, cases);
+    peer(&mut summary, configs, cases);
+    let Some(o) = cases.last() else {
+        return summary;
+    };
+    for (column, name, title, unit) in [
+        (
+            "seat_force",
+            "seat-force",
+            "Seat force against cam angle",
+            "seat force [N]",
+        ),
+        (
+            "closed_pairs",
+            "closed-pairs",
+            "Closed coil pairs against cam angle",
+            "closed contact pairs [-]",
+        ),
+    ] {
+        let mut series = Vec::new();
+        if column == "seat_force"
+            && let Some(r) = o.table("reference")
+            && let (Some(a), Some(y)) = (r.table.values("cam_angle"), r.table.values(column))
+        {
+            series.push(Series::new("fine NCP reference", a, y, Style::Dashed));
+        }
+        for m in &o.methods {
+            let Some(out) = m.output() else { continue };
+            if let (Some(a), Some(y)) = (out.series.values("cam_angle"), out.series.values(column))
+            {
+                series.push(Series::new(m.label(), a, y, Style::Line));
+            }
+        }
+        if series.is_empty() {
+            continue;
+        }
+        summary.figures.push(Figure {
+            name: name.into(),
+            title: format!("{title} (case {})", o.name),
+            x: Axis::linear("cam angle [deg]"),
+            y: Axis::linear(unit),
+            series,
+            caption: format!("{title} for every method of the case; the cam lifts the valve over 0-120 deg (cycloidal rise and return), then dwells."),
+        });
+    }
+    if let Some(s) = o.table("static")
+        && let (Some(d), Some(f)) = (s.table.values("delta"), s.table.values("seat_force"))
+    {
+        let mm: Vec<f64> = d.iter().map(|x| x * 1e3).collect();
+        summary.figures.push(Figure {
+            name: "static-curve".into(),
+            title: "Quasi-static force-deflection curve".into(),
+            x: Axis::linear("deflection from the free length [mm]"),
+            y: Axis::linear("seat force [N]"),
+            series: vec![Series::new("Lemke (contact LCP)", &mm, f, Style::Line)],
+            caption: "The progressive spring's static curve: the rate rises as the coils close one after another (smallest gap first).".into(),
+        });
+    }
+    summary
+}
+
+/// Per penalty method whose stiffness varies over the cases: the
+/// least-squares slope of log(max_error_seat_force) against log(k_p)
+/// (negative: the penalty answer approaches the NCP one as k_p grows).
+fn penalty_slopes(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[CaseOutput]) {
+    let mut lines: Vec<(String, Vec<f64>, Vec<f64>)> = Vec::new();
+    for (cfg, o) in configs.iter().zip(cases) {
+        for (m, run) in cfg.methods.iter().zip(&o.methods) {
+            let ContactModel::Penalty { stiffness, .. } = m.contact else {
+                continue;
+            };
+            let Some(e) = run
+                .output()
+                .and_then(|out| out.scalar("max_error_seat_force"))
+            else {
+                continue;
+            };
+            match lines.iter_mut().find(|l| l.0 == m.label) {
+                Some(l) => {
+                    l.1.push(stiffness);
+                    l.2.push(e);
+                }
+                None => lines.push((m.label.clone(), vec![stiffness], vec![e])),
+            }
+        }
+    }
+    for (label, k, e) in lines {
+        let distinct = k.iter().any(|x| (x - k[0]).abs() > 1e-12 * k[0]);
+        if k.len() < 3 || !distinct {
+            continue;
+        }
+        if let Some((slope, _)) = orders(&k, &e) {
+            summary.scalars.push(StudyScalar {
+                scalar: Scalar::new(
+                    "penalty_slope",
+                    slope,
+                    format!("least-squares slope of log(max_error_seat_force) against log(penalty stiffness), {label}: negative when the penalty answer approaches the NCP one"),
+                ),
+                method: Some(label),
+                group: String::new(),
+            });
+        }
+    }
+}
+
+/// The peer tool's runs of the penalty model: each run's seat-force error
+/// (window means against the case's fine reference) and CPU time, and each
+/// method's speed-up over it at that error (interpolated along the
+/// method's own error-CPU front).
+fn peer(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[CaseOutput]) {
+    let Some(crate::studies::valve_spring::spec::Peer {
+        label: name,
+        curves,
+        cost,
+    }) = configs.iter().find_map(|c| c.peer.clone())
+    else {
+        return;
+    };
+    let Some((cfg, o)) = configs.iter().zip(cases).next() else {
+        return;
+    };
+    let Some(r) = o.table("reference") else {
+        return;
+    };
+    let (Some(rt), Some(rf)) = (r.table.values("t"), r.table.values("seat_force")) else {
+        return;
+    };
+    let Some(pt) = curves.values("t") else {
+        return;
+    };
+    let w = (cfg.error_window / cfg.output_interval).round() as usize;
+    let mut labels: Vec<String> = Vec::new();
+    for c in cases {
+        for m in &c.methods {
+            if !labels.iter().any(|l| l == m.label()) {
+                labels.push(m.label().to_string());
+            }
+        }
+    }
+    for (method, kp, cpu, steps) in cost.iter() {
+        let column = format!("seat_force_{}_{}", method.to_lowercase(), format_kp(*kp));
+        let Some(y) = curves.values(&column) else {
+            continue;
+        };
+        // The peer's samples at the reference's times.
+        let at = crate::studies::valve_spring::run::resample_at(pt, y, rt);
+        let error = crate::studies::valve_spring::run::window_error(&at, rf, w);
+        let peer_label = format!("{name} {method} k_p = {kp:e}");
+        summary.notes.push(format!(
+            "{peer_label}: seat-force error {error:.3} N (window means) in {cpu:.3} s CPU, {steps} steps (its run on this machine, reference-data/valve-spring/SOURCE.md)."
+        ));
+        for label in &labels {
+            let pts: Vec<(f64, f64)> = cases
+                .iter()
+                .filter_map(|c| {
+                    let m = c.method(label)?;
+                    Some((
+                        m.output()?.scalar("max_error_seat_force")?,
+                        m.timing()?.cpu_s,
+                    ))
+                })
+                .collect();
+            let at = equal_accuracy_speedups(&[(error, *cpu)], &pts);
+            for (e, s) in at {
+                summary.speedups.push(SpeedupRow {
+                    method: label.clone(),
+                    baseline: peer_label.clone(),
+                    error: e,
+                    speedup: s,
+                    group: String::new(),
+                });
+                if label.starts_with("ncp") {
+                    summary.notes.push(format!(
+                        "{label} is {s:.0}x faster than {peer_label} at its seat-force error {e:.3} N."
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// k_p as the peer's column names write it (1e7).
+fn format_kp(kp: f64) -> String {
+    let e = kp.log10().round() as i32;
+    format!("1e{e}")
+}
