@@ -1,0 +1,251 @@
+//! The `valve-spring` kind through the command line: bad keys exit 2 with a
+//! message naming the file, study, key, value and what is allowed (nothing
+//! written); spring geometries unlike the repository's give the rate
+//! G d^4 / (8 D^3 n_a) and the chain's and the continuous spring's first
+//! frequencies by their formulas, computed here independently.
+
+use std::f64::consts::PI;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
+    let out = Command::new(env!("CARGO_BIN_EXE_contact-harness"))
+        .current_dir(dir.path())
+        .args(["s.toml", "--out", "out", "--report", "rep"])
+        .output()
+        .expect("binary runs");
+    (dir, out)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const SPEC: &str = r#"
+[[study]]
+name = "spring"
+kind = "valve-spring"
+[study.spring]
+wire_diameter = 4.0e-3
+mean_diameter = 24.0e-3
+active_coils = 4.5
+end_coils = 2
+shear_modulus = 81.5e9
+density = 7850.0
+masses_per_coil = 8
+[study.integrator]
+method = "ncp-bdf"
+dt = 1.0e-5
+t_end = 1.0e-4
+output_interval = 1.0e-5
+[study.reference]
+method = "none"
+[study.analysis]
+error_window = 1.0e-5
+"#;
+
+#[test]
+fn bad_valve_spring_keys_exit_2_naming_the_key() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "wire_diameter = 4.0e-3",
+            "wire_diameter = -4.0e-3",
+            &["study.spring.wire_diameter", "> 0"],
+        ),
+        (
+            "mean_diameter = 24.0e-3",
+            "mean_diameter = 3.0e-3",
+            &["study.spring.mean_diameter", "> wire_diameter"],
+        ),
+        (
+            "masses_per_coil = 8",
+            "masses_per_coil = 0",
+            &["study.spring.masses_per_coil", "1..=1000"],
+        ),
+        (
+            "masses_per_coil = 8",
+            "masses_per_coil = 3",
+            &["study.spring", "whole number"],
+        ),
+        (
+            "end_coils = 2",
+            "end_coils = -2",
+            &["study.spring.end_coils", ">= 0"],
+        ),
+        (
+            "density = 7850.0",
+            "density = 7850.0\nfree_length = 0.029\ninstalled_length = 0.028",
+            &["study.spring", "gap"],
+        ),
+        (
+            "density = 7850.0",
+            "density = 7850.0\nprogressivity = 1.0",
+            &["study.spring.progressivity", "[0, 1)"],
+        ),
+        (
+            "density = 7850.0",
+            "density = 7850.0\ninstalled_length = 0.05",
+            &["study.spring.installed_length", "<= free_length"],
+        ),
+        (
+            "error_window = 1.0e-5",
+            "error_window = 1.0e-5\n[study.cam]\nlift = 0.02",
+            &["study.cam.lift", "solid"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"euler\"",
+            &["study.integrator.method", "euler", "\"ncp-bdf\""],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"ncp-bdf\"\npenalty_stiffness = 1e8",
+            &["study.integrator.penalty_stiffness", "no calibration"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-bdf\"",
+            &["study.integrator.penalty_stiffness", "k_p"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"ncp-bdf\"\norder = 3",
+            &["study.integrator.order", "1 or 2"],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\nmax_steps = 2",
+            &["study.integrator.dt", "max_steps = 2"],
+        ),
+        (
+            "method = \"none\"",
+            "method = \"exact\"",
+            &["study.reference.method", "\"ncp-fine\""],
+        ),
+        (
+            "error_window = 1.0e-5",
+            "error_window = 1.5e-5",
+            &["study.analysis.error_window", "whole multiple"],
+        ),
+        (
+            "error_window = 1.0e-5",
+            "error_window = 1.0e-5\n[study.statics]\nreference = \"missing.csv\"",
+            &["study.statics.reference", "missing.csv"],
+        ),
+        (
+            "error_window = 1.0e-5",
+            "error_window = 1.0e-5\n[study.variants.fast]\nmethod = \"ncp-bdf\"\nt_end = 1.0",
+            &["study.variants.fast.t_end", "the case's"],
+        ),
+    ];
+    for (replace, with, expected) in cases {
+        assert!(
+            SPEC.contains(replace),
+            "test bug: `{replace}` not in the spec"
+        );
+        let (dir, out) = run_spec(&SPEC.replacen(replace, with, 1));
+        let msg = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
+        assert!(
+            msg.contains("s.toml") && msg.contains("spring"),
+            "`{with}`: {msg}"
+        );
+        for e in *expected {
+            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
+        assert!(
+            !Path::new(&dir.path().join("out")).exists(),
+            "`{with}`: results written"
+        );
+    }
+}
+
+/// (rate, f1_hz, f1_chain_hz, f1_continuous_hz) of the case's summary row.
+fn frequencies(dir: &Path) -> (f64, f64, f64, f64) {
+    let text = std::fs::read_to_string(dir.join("out/spring/summary.csv")).expect("summary");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let row: Vec<&str> = lines.next().expect("row").split(',').collect();
+    let get = |name: &str| -> f64 {
+        let i = header.iter().position(|h| *h == name).expect(name);
+        row[i].parse().expect("number")
+    };
+    (
+        get("rate"),
+        get("f1_hz"),
+        get("f1_chain_hz"),
+        get("f1_continuous_hz"),
+    )
+}
+
+#[test]
+fn other_springs_have_the_rate_and_frequencies_of_the_formulas() {
+    // (d, D, n_a, n_e, G, rho, M, L0, L_inst)
+    let springs: [(f64, f64, f64, f64, f64, f64, usize, f64, f64); 2] = [
+        (
+            3.0e-3, 20.0e-3, 6.0, 2.0, 79.3e9, 7850.0, 6, 45.0e-3, 40.0e-3,
+        ),
+        (
+            5.0e-3, 38.0e-3, 3.5, 2.0, 80.0e9, 7800.0, 10, 48.0e-3, 44.0e-3,
+        ),
+    ];
+    for (d, dm, na, ne, g, rho, m, l0, li) in springs {
+        let spec = format!(
+            r#"
+[[study]]
+name = "spring"
+kind = "valve-spring"
+[study.spring]
+wire_diameter = {d:e}
+mean_diameter = {dm:e}
+active_coils = {na:?}
+end_coils = {ne:?}
+shear_modulus = {g:e}
+density = {rho:?}
+masses_per_coil = {m}
+free_length = {l0:e}
+installed_length = {li:e}
+[study.cam]
+lift = 4.0e-3
+[study.integrator]
+method = "ncp-bdf"
+dt = 1.0e-5
+t_end = 1.0e-4
+output_interval = 1.0e-5
+[study.reference]
+method = "none"
+[study.analysis]
+error_window = 1.0e-5
+"#
+        );
+        let (dir, out) = run_spec(&spec);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let (rate, f1, chain, continuous) = frequencies(dir.path());
+        let k = g * d.powi(4) / (8.0 * dm.powi(3) * na);
+        assert!((rate - k).abs() < 1e-9 * k, "rate {rate} vs {k}");
+        let m_coil = rho * PI * d * d / 4.0 * PI * dm;
+        let surge = 0.5 * (k / (na * m_coil)).sqrt();
+        assert!(
+            (continuous - surge).abs() < 1e-9 * surge,
+            "{continuous} vs {surge}"
+        );
+        let n_a = na * m as f64;
+        let ks = k * n_a;
+        let w1 = 2.0 * (ks / (m_coil / m as f64)).sqrt() * (PI / (2.0 * n_a)).sin() / (2.0 * PI);
+        assert!((chain - w1).abs() < 1e-9 * w1, "{chain} vs {w1}");
+        assert!((f1 - w1).abs() < 1e-9 * w1, "eigenvalue {f1} vs {w1}");
+        let lead = (PI / n_a).powi(2) / 24.0;
+        let gap = (surge - f1) / surge;
+        assert!(
+            gap > 0.9 * lead && gap < lead,
+            "gap {gap} vs (pi/N_a)^2/24 = {lead}"
+        );
+    }
+}
