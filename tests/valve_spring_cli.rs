@@ -185,10 +185,13 @@ fn frequencies(dir: &Path) -> (f64, f64, f64, f64) {
     )
 }
 
+/// (d, D, n_a, n_e, G, rho, M, L0, L_inst).
+type Geometry = (f64, f64, f64, f64, f64, f64, usize, f64, f64);
+
 #[test]
 fn other_springs_have_the_rate_and_frequencies_of_the_formulas() {
     // (d, D, n_a, n_e, G, rho, M, L0, L_inst)
-    let springs: [(f64, f64, f64, f64, f64, f64, usize, f64, f64); 2] = [
+    let springs: [Geometry; 2] = [
         (
             3.0e-3, 20.0e-3, 6.0, 2.0, 79.3e9, 7850.0, 6, 45.0e-3, 40.0e-3,
         ),

@@ -25,6 +25,8 @@ struct Trace {
     energy: Vec<f64>,
     work: Vec<f64>,
     damping: Vec<f64>,
+    /// Per accepted step, the pairs carrying force (lambda > 0 or gap <= 0).
+    closed_sets: Vec<Vec<u16>>,
     /// Largest penetration, largest |lambda g| / (k_s d^2), negative lambda.
     worst: (f64, f64, f64),
 }
@@ -189,6 +191,7 @@ fn integrate(
         trace.t.push(s.t);
         trace.seat.push(sp.seat_force(&s.q, &s.v, r, &s.lambda));
         let mut closed = 0.0;
+        let mut set = Vec::new();
         let mut min_gap = f64::INFINITY;
         for p in 0..sp.pairs.len() {
             let g = sp.gap(p, &s.q, h);
@@ -196,12 +199,14 @@ fn integrate(
             let l = s.lambda[p];
             if l > 0.0 || g <= 0.0 {
                 closed += 1.0;
+                set.push(p as u16);
             }
             trace.worst.0 = trace.worst.0.max(-g);
             trace.worst.1 = trace.worst.1.max((l * g).abs() / scale);
             trace.worst.2 = trace.worst.2.max(-l);
         }
         trace.closed.push(closed);
+        trace.closed_sets.push(set);
         trace.min_gap.push(min_gap);
         trace.energy.push(energy(sp, s, h));
         let pw = retainer_force(sp, s, r) * hd;
@@ -347,9 +352,31 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             "Newton iterations per accepted step [-]",
         ),
     ];
+    // The coil-clash map: at every output time, the pairs closed at the
+    // last accepted step up to it (one row per closed pair).
+    let (mut ca, mut cp) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    for &t in &output_times(cfg) {
+        while k + 1 < trace.t.len() && trace.t[k + 1] <= t * (1.0 + 1e-12) {
+            k += 1;
+        }
+        for &p in &trace.closed_sets[k] {
+            ca.push(cfg.cam.angle(t).to_degrees());
+            cp.push(p as f64);
+        }
+    }
+    let clash = Table::new().with("cam_angle", "cam angle [deg]", ca).with(
+        "pair",
+        "contact pair index (0 = lowest along the wire) [-]",
+        cp,
+    );
     Ok(MethodOutput {
         series,
-        tables: Vec::new(),
+        tables: vec![crate::harness::study::CaseTable {
+            what: "clash".into(),
+            doc: "coil-clash map: the closed contact pairs at each output time".into(),
+            table: clash,
+        }],
         scalars,
         counters: vec![
             ("steps".into(), stats.steps as f64),

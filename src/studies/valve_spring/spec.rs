@@ -90,6 +90,7 @@ struct MethodToml {
     adaptive: Option<bool>,
     penalty_stiffness: Option<f64>,
     penalty_damping: Option<f64>,
+    ncp_constant: Option<f64>,
     output_interval: Option<f64>,
     max_steps: Option<usize>,
 }
@@ -228,7 +229,11 @@ fn method(
                 ));
             }
         }
-        ContactModel::Ncp { c: ks }
+        let c = match raw.ncp_constant.or(base.ncp_constant) {
+            None => ks,
+            Some(v) => ctx.positive(&key("ncp_constant"), v)?,
+        };
+        ContactModel::Ncp { c }
     } else {
         let stiffness = match raw.penalty_stiffness.or(base.penalty_stiffness) {
             Some(v) => ctx.positive(&key("penalty_stiffness"), v)?,
@@ -244,6 +249,13 @@ fn method(
             Some(v) if v.is_finite() && v >= 0.0 => v,
             Some(v) => return Err(ctx.err(&key("penalty_damping"), v, "a number >= 0 [N s/m]")),
         };
+        if let Some(v) = raw.ncp_constant {
+            return Err(ctx.err(
+                &key("ncp_constant"),
+                v,
+                "no `ncp_constant` with method = \"penalty-bdf\"",
+            ));
+        }
         ContactModel::Penalty { stiffness, damping }
     };
     Ok(MethodConfig {
