@@ -356,3 +356,30 @@ fn a_kinetic_coefficient_one_percent_high_fails_the_exact_stick_slip() {
         );
     }
 }
+
+/// A shear modulus 0.1 % high in the integrated spring (the static
+/// reference file keeps the repository's) moves the static curve by about
+/// 1e-3 relative, far beyond the 1e-12 of the exact comparison.
+#[test]
+fn a_shear_modulus_a_tenth_of_a_percent_high_fails_the_static_curve() {
+    let rows = perturbed_model_rows(
+        "experiments/quick/valve-spring-quick.toml",
+        "valve-spring-quick",
+        |t| {
+            set(
+                t,
+                &["spring", "shear_modulus"],
+                toml::Value::Float(81.5815e9),
+            )
+        },
+    );
+    let row = rows
+        .iter()
+        .find(|r| r.check == "static-curve-vs-exact")
+        .expect("row");
+    assert!(
+        !row.passed,
+        "static curve passed with G 0.1 % off: {}",
+        row.value
+    );
+}

@@ -116,6 +116,8 @@ pub struct BdfContact<'a> {
     /// Counters.
     pub stats: BdfStats,
     scratch: Vec<f64>,
+    /// (gamma bits, contact state) of the current factors.
+    factored: Option<(u64, Vec<bool>)>,
 }
 
 /// Why a run stopped.
@@ -228,6 +230,7 @@ impl<'a> BdfContact<'a> {
             max_newton: 50,
             stats: BdfStats::default(),
             scratch: vec![0.0; size],
+            factored: None,
         })
     }
 
@@ -350,62 +353,67 @@ impl<'a> BdfContact<'a> {
                     lambda,
                 });
             }
-            // The Newton matrix.
-            let vals = self.lu.values_mut();
-            vals.iter_mut().for_each(|x| *x = 0.0);
-            let diag = mass / (gamma * gamma) + 2.0 * (cs / gamma + ks);
-            let off = -(cs / gamma + ks);
-            for &(r, cl, slot) in &self.a_slots {
-                vals[slot] = if r == cl { diag } else { off };
-            }
-            let free = |i: usize| match sp.node(i) {
-                crate::models::valve_spring::Node::Free(k) => Some(k),
-                _ => None,
-            };
-            match self.contact {
-                ContactModel::Penalty { stiffness, damping } => {
-                    let w = stiffness + damping / gamma;
-                    for (p, &(i, j)) in sp.pairs.iter().enumerate() {
-                        if !active[p] {
-                            continue;
-                        }
-                        let (a, bb) = (free(i), free(j));
-                        for (x, sx) in [(a, -1.0), (bb, 1.0)] {
-                            for (y, sy) in [(a, -1.0), (bb, 1.0)] {
-                                if let (Some(x), Some(y)) = (x, y) {
-                                    let pos = self.lu.position(x, y).expect("pattern");
-                                    self.lu.values_mut()[pos] += w * sx * sy;
+            // The Newton matrix depends only on gamma and the contact
+            // state: factored again only when one of them changed.
+            let key = (gamma.to_bits(), active.clone());
+            if self.factored.as_ref() != Some(&key) {
+                let vals = self.lu.values_mut();
+                vals.iter_mut().for_each(|x| *x = 0.0);
+                let diag = mass / (gamma * gamma) + 2.0 * (cs / gamma + ks);
+                let off = -(cs / gamma + ks);
+                for &(r, cl, slot) in &self.a_slots {
+                    vals[slot] = if r == cl { diag } else { off };
+                }
+                let free = |i: usize| match sp.node(i) {
+                    crate::models::valve_spring::Node::Free(k) => Some(k),
+                    _ => None,
+                };
+                match self.contact {
+                    ContactModel::Penalty { stiffness, damping } => {
+                        let w = stiffness + damping / gamma;
+                        for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+                            if !active[p] {
+                                continue;
+                            }
+                            let (a, bb) = (free(i), free(j));
+                            for (x, sx) in [(a, -1.0), (bb, 1.0)] {
+                                for (y, sy) in [(a, -1.0), (bb, 1.0)] {
+                                    if let (Some(x), Some(y)) = (x, y) {
+                                        let pos = self.lu.position(x, y).expect("pattern");
+                                        self.lu.values_mut()[pos] += w * sx * sy;
+                                    }
                                 }
                             }
                         }
                     }
-                }
-                ContactModel::Ncp { c } => {
-                    for (p, &(i, j)) in sp.pairs.iter().enumerate() {
-                        let row = n + p;
-                        for (x, sx) in [(free(i), -1.0), (free(j), 1.0)] {
-                            if let Some(x) = x {
-                                // d R_x / d lambda_p = -(+-1).
-                                let pos = self.lu.position(x, row).expect("pattern");
-                                self.lu.values_mut()[pos] = -sx;
-                                if active[p] {
-                                    // d Phi_p / d q_x = c dg/dq_x, scaled by ks / c.
-                                    let pos = self.lu.position(row, x).expect("pattern");
-                                    self.lu.values_mut()[pos] = sx * ks;
+                    ContactModel::Ncp { c } => {
+                        for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+                            let row = n + p;
+                            for (x, sx) in [(free(i), -1.0), (free(j), 1.0)] {
+                                if let Some(x) = x {
+                                    // d R_x / d lambda_p = -(+-1).
+                                    let pos = self.lu.position(x, row).expect("pattern");
+                                    self.lu.values_mut()[pos] = -sx;
+                                    if active[p] {
+                                        // d Phi_p / d q_x = c dg/dq_x, scaled by ks / c.
+                                        let pos = self.lu.position(row, x).expect("pattern");
+                                        self.lu.values_mut()[pos] = sx * ks;
+                                    }
                                 }
                             }
-                        }
-                        if !active[p] {
-                            let pos = self.lu.position(row, row).expect("pattern");
-                            self.lu.values_mut()[pos] = ks / c;
+                            if !active[p] {
+                                let pos = self.lu.position(row, row).expect("pattern");
+                                self.lu.values_mut()[pos] = ks / c;
+                            }
                         }
                     }
                 }
+                self.stats.factorizations += 1;
+                self.lu
+                    .factorize()
+                    .map_err(|e| (residual, format!("factorization: {e}")))?;
+                self.factored = Some(key);
             }
-            self.stats.factorizations += 1;
-            self.lu
-                .factorize()
-                .map_err(|e| (residual, format!("factorization: {e}")))?;
             let mut delta: Vec<f64> = self.scratch.iter().map(|x| -x).collect();
             self.lu
                 .solve_in_place(&mut delta)

@@ -123,6 +123,9 @@ pub struct MethodConfig {
     pub stepping: Stepping,
 }
 
+/// One run of the peer: (method, k_p [N/m], rtol, CPU time [s], steps).
+pub type PeerRun = (String, f64, f64, f64, f64);
+
 /// A peer tool's runs of the penalty model.
 #[derive(Debug, Clone)]
 pub struct Peer {
@@ -130,8 +133,8 @@ pub struct Peer {
     pub label: String,
     /// Seat-force curves: `t` and `seat_force_<method>_<k_p>` columns.
     pub curves: std::sync::Arc<crate::harness::table::Table>,
-    /// Per run: (method, k_p [N/m], CPU time [s], steps).
-    pub cost: std::sync::Arc<Vec<(String, f64, f64, f64)>>,
+    /// Per run: (method, k_p [N/m], rtol, CPU time [s], steps).
+    pub cost: std::sync::Arc<Vec<PeerRun>>,
 }
 
 /// A validated case.
@@ -539,7 +542,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
 
 /// The peer's cost table: (method, k_p, cpu_s, steps) per row, `#` lines
 /// skipped.
-fn read_cost(path: &std::path::Path) -> Result<Vec<(String, f64, f64, f64)>, String> {
+fn read_cost(path: &std::path::Path) -> Result<Vec<PeerRun>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let mut lines = text
         .lines()
@@ -551,7 +554,13 @@ fn read_cost(path: &std::path::Path) -> Result<Vec<(String, f64, f64, f64)>, Str
             .position(|h| h.trim() == name)
             .ok_or(format!("no column {name}"))
     };
-    let (m, k, c, s) = (col("method")?, col("k_p")?, col("cpu_s")?, col("steps")?);
+    let (m, k, r, c, s) = (
+        col("method")?,
+        col("k_p")?,
+        col("rtol")?,
+        col("cpu_s")?,
+        col("steps")?,
+    );
     lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
@@ -565,6 +574,7 @@ fn read_cost(path: &std::path::Path) -> Result<Vec<(String, f64, f64, f64)>, Str
             Ok((
                 f.get(m).ok_or("short row")?.trim().to_string(),
                 num(k)?,
+                num(r)?,
                 num(c)?,
                 num(s)?,
             ))
