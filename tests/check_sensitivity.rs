@@ -357,11 +357,12 @@ fn a_kinetic_coefficient_one_percent_high_fails_the_exact_stick_slip() {
     }
 }
 
-/// A shear modulus 0.1 % high in the integrated spring (the static
-/// reference file keeps the repository's) moves the static curve by about
-/// 1e-3 relative, far beyond the 1e-12 of the exact comparison.
+/// A shear modulus 1 % high in the integrated spring (the fine reference
+/// keeps the repository's): the rate and the surge frequency move by 1 %
+/// and 0.5 %, and the seat force during the lift by about 1 % of 500 N,
+/// beyond the 5.5 N the NCP check allows against the reference.
 #[test]
-fn a_shear_modulus_a_tenth_of_a_percent_high_fails_the_static_curve() {
+fn a_shear_modulus_one_percent_high_fails_the_seat_force_reference() {
     let rows = perturbed_model_rows(
         "experiments/quick/valve-spring-quick.toml",
         "valve-spring-quick",
@@ -369,17 +370,17 @@ fn a_shear_modulus_a_tenth_of_a_percent_high_fails_the_static_curve() {
             set(
                 t,
                 &["spring", "shear_modulus"],
-                toml::Value::Float(81.5815e9),
+                toml::Value::Float(82.315e9),
             )
         },
     );
     let row = rows
         .iter()
-        .find(|r| r.check == "static-curve-vs-exact")
+        .find(|r| r.check == "ncp-vs-reference")
         .expect("row");
     assert!(
         !row.passed,
-        "static curve passed with G 0.1 % off: {}",
-        row.value
+        "seat force passed with G 1 % off: {} (tolerance {})",
+        row.value, row.tolerance
     );
 }

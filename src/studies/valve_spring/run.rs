@@ -197,7 +197,10 @@ fn integrate(
             let g = sp.gap(p, &s.q, h);
             min_gap = min_gap.min(g);
             let l = s.lambda[p];
-            if l > 0.0 || g <= 0.0 {
+            // Closed: carrying a force above the Newton tolerance's level
+            // (an inactive NCP contact's lambda is zero to round-off,
+            // about 1e-14 N), or penetrated.
+            if l > 1e-9 * scale / sp.params.wire_diameter || g < 0.0 {
                 closed += 1.0;
                 set.push(p as u16);
             }
@@ -306,7 +309,11 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             "seat force at the output time (linear between accepted steps; impulsive at NCP impacts) [N]",
             resample(&trace.t, &trace.seat, &output_times(cfg)),
         )
-        .with("closed_pairs", "contact pairs closed (lambda > 0 or gap <= 0) [-]", closed)
+        .with(
+            "closed_pairs",
+            "contact pairs closed (lambda above 1e-9 k_s d, or gap < 0) [-]",
+            closed,
+        )
         .with("min_gap", "smallest coil gap (negative: penetration) [m]", gap)
         .with(
             "energy_loss",
