@@ -4,20 +4,8 @@
 //! kinematics in both formulations; a free crank under gravity conserves
 //! kinetic plus potential energy.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contact-harness"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{check_values, run_in, run_spec, stderr};
 
 /// A small valid slider-crank study; the tests edit it.
 const SPEC: &str = r#"
@@ -41,24 +29,6 @@ method = "rk4"
 dt = 1.0e-5
 t_end = 0.001
 "#;
-
-fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
-    let out = run_in(dir.path(), &["s.toml", "--out", "out", "--report", "rep"]);
-    (dir, out)
-}
-
-/// The value column of every `checks.csv` row of `check`.
-fn check_values(dir: &Path, check: &str) -> Vec<(f64, bool)> {
-    let checks = std::fs::read_to_string(dir.join("out/checks.csv")).expect("checks.csv");
-    checks
-        .lines()
-        .map(|l| l.split(',').collect::<Vec<_>>())
-        .filter(|f| f.len() > 5 && f[2] == check)
-        .map(|f| (f[3].parse().expect("value"), f[5] == "true"))
-        .collect()
-}
 
 #[test]
 fn bad_slider_crank_keys_exit_2_naming_the_key() {
@@ -182,31 +152,7 @@ fn bad_slider_crank_keys_exit_2_naming_the_key() {
             &["study.peer.file", "missing.csv"],
         ),
     ];
-    for (replace, with, expected) in cases {
-        assert!(
-            SPEC.contains(replace),
-            "test bug: `{replace}` not in the spec"
-        );
-        let (dir, out) = run_spec(&SPEC.replacen(replace, with, 1));
-        let msg = stderr(&out);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "`{with}`: exit code; stderr: {msg}"
-        );
-        assert!(
-            msg.contains("s.toml") && msg.contains("crank"),
-            "`{with}`: {msg}"
-        );
-        for e in *expected {
-            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
-        }
-        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
-        assert!(
-            !dir.path().join("out").exists(),
-            "`{with}`: results written"
-        );
-    }
+    common::assert_input_errors(SPEC, "crank", cases);
 }
 
 /// Lengths, speed and phase unlike the repository's: position, velocity

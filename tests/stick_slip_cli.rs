@@ -4,20 +4,8 @@
 //! with the exact Coulomb motion, and the same spec with a tolerance below
 //! the measured error exits 1.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contact-harness"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{check_values, run_spec, stderr};
 
 /// A small valid stick-slip study; the tests edit it.
 const SPEC: &str = r#"
@@ -41,24 +29,6 @@ law = "tanh"
 static = 0.1
 sharpness = 1.0e3
 "#;
-
-fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
-    let out = run_in(dir.path(), &["s.toml", "--out", "out", "--report", "rep"]);
-    (dir, out)
-}
-
-/// (value, passed) of every `checks.csv` row of `check`.
-fn check_values(dir: &Path, check: &str) -> Vec<(f64, bool)> {
-    let checks = std::fs::read_to_string(dir.join("out/checks.csv")).expect("checks.csv");
-    checks
-        .lines()
-        .map(|l| l.split(',').collect::<Vec<_>>())
-        .filter(|f| f.len() > 5 && f[2] == check)
-        .map(|f| (f[3].parse().expect("value"), f[5] == "true"))
-        .collect()
-}
 
 #[test]
 fn bad_stick_slip_keys_exit_2_naming_the_key() {
@@ -154,31 +124,7 @@ fn bad_stick_slip_keys_exit_2_naming_the_key() {
             &["study.integrator.dt", "max_steps = 10"],
         ),
     ];
-    for (replace, with, expected) in cases {
-        assert!(
-            SPEC.contains(replace),
-            "test bug: `{replace}` not in the spec"
-        );
-        let (dir, out) = run_spec(&SPEC.replacen(replace, with, 1));
-        let msg = stderr(&out);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "`{with}`: exit code; stderr: {msg}"
-        );
-        assert!(
-            msg.contains("s.toml") && msg.contains("belt"),
-            "`{with}`: {msg}"
-        );
-        for e in *expected {
-            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
-        }
-        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
-        assert!(
-            !dir.path().join("out").exists(),
-            "`{with}`: results written"
-        );
-    }
+    common::assert_input_errors(SPEC, "belt", cases);
 }
 
 #[test]
@@ -210,23 +156,7 @@ sharpness = 2.0e4
             &["study.laws.tanh", "lugre"],
         ),
     ];
-    for (replace, with, expected) in cases {
-        let (dir, out) = run_spec(&spec.replacen(replace, with, 1));
-        let msg = stderr(&out);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "`{with}`: exit code; stderr: {msg}"
-        );
-        for e in *expected {
-            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
-        }
-        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
-        assert!(
-            !dir.path().join("out").exists(),
-            "`{with}`: results written"
-        );
-    }
+    common::assert_input_errors(spec, "laws", cases);
 }
 
 /// Mass, stiffness, belt speed, normal force, coefficients and a start
@@ -355,29 +285,5 @@ t_end = 1.0e-4
             &["study.integrator.dt", "max_steps = 10"],
         ),
     ];
-    for (replace, with, expected) in cases {
-        assert!(
-            spec.contains(replace),
-            "test bug: `{replace}` not in the spec"
-        );
-        let (dir, out) = run_spec(&spec.replacen(replace, with, 1));
-        let msg = stderr(&out);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "`{with}`: exit code; stderr: {msg}"
-        );
-        assert!(
-            msg.contains("s.toml") && msg.contains("blades"),
-            "`{with}`: {msg}"
-        );
-        for e in *expected {
-            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
-        }
-        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
-        assert!(
-            !dir.path().join("out").exists(),
-            "`{with}`: results written"
-        );
-    }
+    common::assert_input_errors(spec, "blades", cases);
 }

@@ -6,22 +6,9 @@
 
 use std::f64::consts::PI;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
-    let out = Command::new(env!("CARGO_BIN_EXE_contact-harness"))
-        .current_dir(dir.path())
-        .args(["s.toml", "--out", "out", "--report", "rep"])
-        .output()
-        .expect("binary runs");
-    (dir, out)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{run_spec, stderr};
 
 const SPEC: &str = r#"
 [[study]]
@@ -140,31 +127,7 @@ fn bad_valve_spring_keys_exit_2_naming_the_key() {
             &["study.variants.fast.t_end", "the case's"],
         ),
     ];
-    for (replace, with, expected) in cases {
-        assert!(
-            SPEC.contains(replace),
-            "test bug: `{replace}` not in the spec"
-        );
-        let (dir, out) = run_spec(&SPEC.replacen(replace, with, 1));
-        let msg = stderr(&out);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "`{with}`: exit code; stderr: {msg}"
-        );
-        assert!(
-            msg.contains("s.toml") && msg.contains("spring"),
-            "`{with}`: {msg}"
-        );
-        for e in *expected {
-            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
-        }
-        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
-        assert!(
-            !Path::new(&dir.path().join("out")).exists(),
-            "`{with}`: results written"
-        );
-    }
+    common::assert_input_errors(SPEC, "spring", cases);
 }
 
 /// (rate, f1_hz, f1_chain_hz, f1_continuous_hz) of the case's summary row.

@@ -5,6 +5,24 @@
 use std::path::Path;
 
 use crate::error::InputError;
+use crate::harness::spec::StudySpec;
+
+/// Every case of `spec` validated by `parse`, and the swept keys.
+pub(crate) fn parse_cases<T>(
+    spec: &StudySpec,
+    parse: impl Fn(&KeyCtx, toml::Table) -> Result<T, InputError>,
+) -> Result<(Vec<T>, Vec<String>), InputError> {
+    let ctx = KeyCtx {
+        file: &spec.file,
+        study: &spec.name,
+    };
+    let cases = spec
+        .cases
+        .iter()
+        .map(|c| parse(&ctx, c.table.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((cases, spec.sweeps.iter().map(|s| s.key.clone()).collect()))
+}
 
 /// The file and study whose keys are being validated.
 pub(crate) struct KeyCtx<'a> {

@@ -18,7 +18,7 @@ use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study,
 use crate::harness::table::Table;
 use crate::models::blades::{BladeMethod, simulate};
 
-use spec::{CaseConfig, Ctx, Integrator};
+use spec::{CaseConfig, Integrator};
 
 /// A shrouded-blades study: its validated cases.
 pub struct ShroudedBladesStudy {
@@ -28,19 +28,8 @@ pub struct ShroudedBladesStudy {
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<ShroudedBladesStudy, InputError> {
-    let ctx = Ctx {
-        file: &spec.file,
-        study: &spec.name,
-    };
-    let cases = spec
-        .cases
-        .iter()
-        .map(|c| spec::parse_case(&ctx, c.table.clone()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(ShroudedBladesStudy {
-        cases,
-        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
-    })
+    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    Ok(ShroudedBladesStudy { cases, sweep_keys })
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [

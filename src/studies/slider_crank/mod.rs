@@ -24,7 +24,7 @@ use crate::harness::table::Table;
 use crate::models::slider_crank::{Drive, exact_slider};
 use crate::multibody::Formulation;
 
-use spec::{CaseConfig, Ctx, Integrator};
+use spec::{CaseConfig, Integrator};
 
 /// A slider-crank study: its validated cases.
 pub struct SliderCrankStudy {
@@ -34,19 +34,8 @@ pub struct SliderCrankStudy {
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<SliderCrankStudy, InputError> {
-    let ctx = Ctx {
-        file: &spec.file,
-        study: &spec.name,
-    };
-    let cases = spec
-        .cases
-        .iter()
-        .map(|c| spec::parse_case(&ctx, c.table.clone()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(SliderCrankStudy {
-        cases,
-        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
-    })
+    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    Ok(SliderCrankStudy { cases, sweep_keys })
 }
 
 const COUNTER_DOCS: [(&str, &str); 4] = [

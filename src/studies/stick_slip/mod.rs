@@ -22,7 +22,7 @@ use crate::harness::study::{
 use crate::harness::table::Table;
 use crate::models::belt::coulomb_exact;
 
-use spec::{CaseConfig, Ctx, Integrator, Reference};
+use spec::{CaseConfig, Integrator, Reference};
 
 /// The index of the method labelled `label`.
 fn m_index(methods: &[spec::MethodConfig], label: &str) -> usize {
@@ -37,19 +37,8 @@ pub struct StickSlipStudy {
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<StickSlipStudy, InputError> {
-    let ctx = Ctx {
-        file: &spec.file,
-        study: &spec.name,
-    };
-    let cases = spec
-        .cases
-        .iter()
-        .map(|c| spec::parse_case(&ctx, c.table.clone()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(StickSlipStudy {
-        cases,
-        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
-    })
+    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    Ok(StickSlipStudy { cases, sweep_keys })
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [

@@ -21,7 +21,7 @@ use crate::harness::study::{
 };
 use crate::integrators::bdf_contact::Stepping;
 
-use spec::{CaseConfig, Ctx};
+use spec::CaseConfig;
 
 /// A valve-spring study: its validated cases.
 pub struct ValveSpringStudy {
@@ -31,19 +31,8 @@ pub struct ValveSpringStudy {
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
-    let ctx = Ctx {
-        file: &spec.file,
-        study: &spec.name,
-    };
-    let cases = spec
-        .cases
-        .iter()
-        .map(|c| spec::parse_case(&ctx, c.table.clone()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(ValveSpringStudy {
-        cases,
-        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
-    })
+    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    Ok(ValveSpringStudy { cases, sweep_keys })
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [

@@ -1,0 +1,73 @@
+//! What the command-line tests of the study kinds share: running a spec
+//! in a temporary directory and asserting the exit-2 input errors.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs the harness in `dir` with `args`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contact-harness"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+/// Runs the harness on `spec` written as `s.toml` in a fresh directory
+/// (results to `out`, report to `rep`).
+pub fn run_spec(spec: &str) -> (tempfile::TempDir, Output) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("s.toml"), spec).expect("write spec");
+    let out = run_in(dir.path(), &["s.toml", "--out", "out", "--report", "rep"]);
+    (dir, out)
+}
+
+/// The process's standard error.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// (value, passed) of every `checks.csv` row of `check`.
+pub fn check_values(dir: &Path, check: &str) -> Vec<(f64, bool)> {
+    let checks = std::fs::read_to_string(dir.join("out/checks.csv")).expect("checks.csv");
+    checks
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f.len() > 5 && f[2] == check)
+        .map(|f| (f[3].parse().expect("value"), f[5] == "true"))
+        .collect()
+}
+
+/// For each (replace, with, expected): `spec` with the first `replace`
+/// replaced by `with` exits 2 with a message that names the file, the
+/// study `study` and every `expected` fragment, does not panic and writes
+/// no results.
+pub fn assert_input_errors(spec: &str, study: &str, cases: &[(&str, &str, &[&str])]) {
+    for (replace, with, expected) in cases {
+        assert!(
+            spec.contains(replace),
+            "test bug: `{replace}` not in the spec"
+        );
+        let (dir, out) = run_spec(&spec.replacen(replace, with, 1));
+        let msg = stderr(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "`{with}`: exit code; stderr: {msg}"
+        );
+        assert!(
+            msg.contains("s.toml") && msg.contains(study),
+            "`{with}`: {msg}"
+        );
+        for e in *expected {
+            assert!(msg.contains(e), "`{with}`: message lacks `{e}`: {msg}");
+        }
+        assert!(!msg.contains("panicked"), "`{with}` panicked: {msg}");
+        assert!(
+            !dir.path().join("out").exists(),
+            "`{with}`: results written"
+        );
+    }
+}
