@@ -106,4 +106,42 @@ impl KeyCtx<'_> {
             toml::Value::Table(table),
         )
     }
+
+    /// The table `study.variants.<label>` parsed as `T`, after checking the
+    /// label: letters, digits, '-' and '_', not one of `taken` (the
+    /// methods so far) nor `reserved`. Returns `(at, T)` with `at` =
+    /// `variants.<label>` for further key errors.
+    pub fn variant<T: serde::de::DeserializeOwned>(
+        &self,
+        label: &str,
+        value: &toml::Value,
+        taken: &[&str],
+        reserved: &str,
+        what: &str,
+    ) -> Result<(String, T), InputError> {
+        let at = format!("variants.{label}");
+        let valid = !label.is_empty()
+            && label != reserved
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid || taken.contains(&label) {
+            return Err(self.err(
+                &at,
+                format!("\"{label}\""),
+                format!(
+                    "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its {what}); not \"{reserved}\""
+                ),
+            ));
+        }
+        let Some(t) = value.as_table() else {
+            return Err(self.err(
+                &at,
+                value,
+                "a table of a method's keys: [study.variants.<label>] ...",
+            ));
+        };
+        let parsed = self.parse_at(&at, t.clone())?;
+        Ok((at, parsed))
+    }
 }

@@ -251,26 +251,9 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     first.label = raw.friction.law.clone();
     let mut methods = vec![first];
     for (label, value) in &raw.variants {
-        let at = format!("variants.{label}");
-        let valid = !label.is_empty()
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid || methods.iter().any(|m| &m.label == label) {
-            return Err(ctx.err(
-                &at,
-                format!("\"{label}\""),
-                "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its law's name)",
-            ));
-        }
-        let Some(t) = value.as_table() else {
-            return Err(ctx.err(
-                &at,
-                value,
-                "a table of a law's keys: [study.variants.<label>] law = ...",
-            ));
-        };
-        let v: LawToml = ctx.parse_at(&at, t.clone())?;
+        let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
+        let (at, v): (String, LawToml) =
+            ctx.variant(label, value, &taken, "exact", "law's name")?;
         let mut m = method(ctx, &at, &v)?;
         m.label = label.clone();
         methods.push(m);

@@ -476,14 +476,6 @@ fn integrator(ctx: &Ctx, at: &str, raw: &LawToml, law: &BeltLaw) -> Result<Integ
     Ok(integrator)
 }
 
-fn label_ok(label: &str) -> bool {
-    !label.is_empty()
-        && label != "exact"
-        && label
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     let raw: CaseToml = ctx.parse(table)?;
@@ -504,22 +496,9 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         law: first,
     }];
     for (label, value) in &raw.variants {
-        let at = format!("variants.{label}");
-        if !label_ok(label) || methods.iter().any(|m| &m.label == label) {
-            return Err(ctx.err(
-                &at,
-                format!("\"{label}\""),
-                "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its law's name); not \"exact\"",
-            ));
-        }
-        let Some(t) = value.as_table() else {
-            return Err(ctx.err(
-                &at,
-                value,
-                "a table of a law's keys: [study.variants.<label>] law = ...",
-            ));
-        };
-        let v: LawToml = ctx.parse_at(&at, t.clone())?;
+        let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
+        let (at, v): (String, LawToml) =
+            ctx.variant(label, value, &taken, "exact", "law's name")?;
         let l = law(ctx, &at, &v)?;
         methods.push(MethodConfig {
             label: label.clone(),

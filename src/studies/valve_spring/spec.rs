@@ -367,23 +367,9 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     first.label = first.name.to_string();
     let mut methods = vec![first];
     for (label, value) in &raw.variants {
-        let at = format!("variants.{label}");
-        let valid = !label.is_empty()
-            && label != "reference"
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid || methods.iter().any(|m| &m.label == label) {
-            return Err(ctx.err(&at, format!("\"{label}\""), "a label of letters, digits, '-' and '_' that no other method of the case has (the first method's label is its name); not \"reference\""));
-        }
-        let Some(t) = value.as_table() else {
-            return Err(ctx.err(
-                &at,
-                value,
-                "a table of a method's keys: [study.variants.<label>] method = ...",
-            ));
-        };
-        let v: MethodToml = ctx.parse_at(&at, t.clone())?;
+        let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
+        let (at, v): (String, MethodToml) =
+            ctx.variant(label, value, &taken, "reference", "name")?;
         for (k, given) in [
             ("t_end", v.t_end.is_some()),
             ("output_interval", v.output_interval.is_some()),
