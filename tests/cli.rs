@@ -638,3 +638,63 @@ fn quick_suite_passes_and_reruns_identically() {
     assert!(dir.path().join("a-report/index.html").is_file());
     assert!(dir.path().join("a-report/README.md").is_file());
 }
+
+/// The two specs that used to hang (issue "bad input never hangs"): finite
+/// but extreme values. Each run ends within a minute with exit 1 and a
+/// message naming what went wrong, instead of marching for ever.
+#[test]
+fn extreme_magnitudes_end_with_a_message_instead_of_hanging() {
+    let two_dof = SDOF
+        .replace("mass = [[1.0]]", "mass = [[1.0, 0.0], [0.0, 1.0]]")
+        .replace("damping = [[0.05]]", "damping = [[0.05, 0.0], [0.0, 0.05]]")
+        .replace(
+            "stiffness = [[1.0]]",
+            "stiffness = [[2.0, -1.0], [-1.0, 1.0]]",
+        )
+        .replace("direction = [1.0]", "direction = [1.0, 0.0]")
+        .replace("amplitude = [1.0]", "amplitude = [0.0, 1.0]")
+        .replace("x = [0.0]\nv = [0.0]", "x = [0.0, 0.0]\nv = [0.0, 0.0]");
+    let cases = [
+        (
+            two_dof.replace("amplitude = [0.0, 1.0]", "amplitude = [0.0, 1e308]"),
+            "non-finite",
+        ),
+        (
+            two_dof.replace(
+                "stiffness = [[2.0, -1.0], [-1.0, 1.0]]",
+                "stiffness = [[-1e308, -1.0], [-1.0, 1.0]]",
+            ),
+            "magnitudes",
+        ),
+    ];
+    for (spec, expected) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("x.toml"), &spec).expect("write");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_contact-harness"))
+            .current_dir(dir.path())
+            .args(["x.toml", "--out", "out", "--report", "rep"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().expect("wait") {
+                break s;
+            }
+            if start.elapsed().as_secs() > 60 {
+                let _ = child.kill();
+                panic!("still running after 60 s: {spec}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let out = child.wait_with_output().expect("output");
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(status.code(), Some(1), "{text}");
+        assert!(
+            text.contains(expected),
+            "message lacks `{expected}`: {text}"
+        );
+    }
+}

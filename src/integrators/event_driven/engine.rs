@@ -98,6 +98,10 @@ fn other(message: String) -> SolverError {
     }
 }
 
+/// Bound on the sample intervals of one march (at a few microseconds each,
+/// minutes of work).
+pub const MAX_INTERVALS: f64 = 5e7;
+
 impl Engine {
     /// Validates the options and prepares the system.
     pub fn new(system: &GapSystem, options: &EventDrivenOptions) -> Result<Self, SolverError> {
@@ -175,11 +179,13 @@ impl Engine {
         if !t_end.is_finite() {
             return Err(other(format!("end time {t_end} is not finite")));
         }
+        self.check_intervals(cursor, t_end)?;
         while cursor.t < t_end {
             let switched = self.interval(cursor, t_end, observer)?;
             if let Some(active) = switched {
                 cursor.regime = self.regime_index(&active)?;
                 cursor.active = active;
+                self.check_intervals(cursor, t_end)?;
                 if cursor.events > self.options.max_events {
                     return Err(other(format!(
                         "more than max_events = {} switches by t = {} (accumulating events?)",
@@ -187,6 +193,22 @@ impl Engine {
                     )));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses to march when the current regime's sample step would need
+    /// more than [`MAX_INTERVALS`] intervals to reach `t_end` (a step
+    /// shrunk by extreme magnitudes: the run would not end in a useful
+    /// time).
+    fn check_intervals(&self, cursor: &Cursor, t_end: f64) -> Result<(), SolverError> {
+        let step = self.regimes[cursor.regime].step;
+        let needed = (t_end - cursor.t) / step;
+        if !(needed <= MAX_INTERVALS) {
+            return Err(other(format!(
+                "the sample step {step:e} s at t = {} s would need {needed:e} intervals to reach t = {t_end} s (more than {MAX_INTERVALS:e}): the fastest mode is that fast; check the magnitudes of the mass, damping, stiffness and gap stiffness",
+                cursor.t
+            )));
         }
         Ok(())
     }
