@@ -204,7 +204,7 @@ impl Engine {
     fn check_intervals(&self, cursor: &Cursor, t_end: f64) -> Result<(), SolverError> {
         let step = self.regimes[cursor.regime].step;
         let needed = (t_end - cursor.t) / step;
-        if !(needed <= MAX_INTERVALS) {
+        if needed.is_nan() || needed > MAX_INTERVALS {
             return Err(other(format!(
                 "the sample step {step:e} s at t = {} s would need {needed:e} intervals to reach t = {t_end} s (more than {MAX_INTERVALS:e}): the fastest mode is that fast; check the magnitudes of the mass, damping, stiffness and gap stiffness",
                 cursor.t
