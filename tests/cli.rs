@@ -660,9 +660,11 @@ fn extreme_magnitudes_end_with_a_message_instead_of_hanging() {
             "non-finite",
         ),
         (
+            // Refused at load since (exit 2, below); accepted on purpose
+            // here, the march is refused with a message.
             two_dof.replace(
                 "stiffness = [[2.0, -1.0], [-1.0, 1.0]]",
-                "stiffness = [[-1e308, -1.0], [-1.0, 1.0]]",
+                "stiffness = [[-1e308, -1.0], [-1.0, 1.0]]\nallow_indefinite = true",
             ),
             "magnitudes",
         ),
@@ -697,4 +699,38 @@ fn extreme_magnitudes_end_with_a_message_instead_of_hanging() {
             "message lacks `{expected}`: {text}"
         );
     }
+}
+
+/// A stiffness or damping whose symmetric part is not positive
+/// semidefinite is an input error naming the key (exit 2), unless the spec
+/// says `system.allow_indefinite = true`.
+#[test]
+fn an_indefinite_stiffness_is_refused_unless_allowed() {
+    for (replace, with, key) in [
+        (
+            "stiffness = [[1.0]]",
+            "stiffness = [[-1.0]]",
+            "system.stiffness",
+        ),
+        (
+            "stiffness = [[1.0]]",
+            "stiffness = [[-1e308]]",
+            "system.stiffness",
+        ),
+        (
+            "damping = [[0.05]]",
+            "damping = [[-0.05]]",
+            "system.damping",
+        ),
+    ] {
+        let (_dir, out) = bad_spec(replace, with);
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "`{with}`: {msg}");
+        assert!(msg.contains(key) && msg.contains("semidefinite"), "{msg}");
+    }
+    let (_dir, out) = bad_spec(
+        "stiffness = [[1.0]]",
+        "stiffness = [[-0.01]]\nallow_indefinite = true",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

@@ -21,6 +21,8 @@ pub(super) struct SystemToml {
     gaps: Vec<GapToml>,
     #[serde(default)]
     chain: Option<ChainToml>,
+    #[serde(default)]
+    allow_indefinite: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -109,6 +111,10 @@ pub(super) fn build_system(
                 })?,
                 Some(n),
             )?;
+            if !sys.allow_indefinite {
+                semidefinite(ctx, "system.stiffness", &k)?;
+                semidefinite(ctx, "system.damping", &c)?;
+            }
             let mut tri = TriMat::new((sys.gaps.len(), n));
             let (mut gaps, mut kg) = (Vec::new(), Vec::new());
             for (j, g) in sys.gaps.iter().enumerate() {
@@ -301,6 +307,37 @@ fn check_spd(ctx: &Ctx, mass: &sprs::CsMat<f64>) -> Result<(), InputError> {
             "system.mass",
             "not positive definite",
             "a symmetric positive definite matrix",
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a matrix whose symmetric part (A + A^T) / 2 has an eigenvalue
+/// below -1e-12 times its largest |eigenvalue|: a stiffness or damping that
+/// feeds energy in makes the motion grow without bound (the exact solver
+/// would march an exponential for ever). `system.allow_indefinite = true`
+/// accepts such a matrix on purpose.
+fn semidefinite(ctx: &Ctx, key: &str, a: &[Vec<f64>]) -> Result<(), InputError> {
+    let n = a.len();
+    let sym = nalgebra::DMatrix::from_fn(n, n, |i, j| 0.5 * a[i][j] + 0.5 * a[j][i]);
+    if !sym.iter().all(|v| v.is_finite()) {
+        return Err(ctx.err(key, "a matrix", "finite entries whose sums do not overflow"));
+    }
+    let eig = sym.symmetric_eigenvalues();
+    if !eig.iter().all(|v| v.is_finite()) {
+        return Err(ctx.err(
+            key,
+            "a matrix",
+            "magnitudes whose products do not overflow (its eigenvalues are not finite)",
+        ));
+    }
+    let top = eig.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let low = eig.iter().fold(f64::INFINITY, |m, &v| m.min(v));
+    if low < -1e-12 * top {
+        return Err(ctx.err(
+            key,
+            format!("a matrix whose symmetric part has the eigenvalue {low:e}"),
+            "a positive semidefinite matrix (symmetric part); set system.allow_indefinite = true to integrate a growing system on purpose",
         ));
     }
     Ok(())
