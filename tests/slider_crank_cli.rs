@@ -86,7 +86,7 @@ fn bad_slider_crank_keys_exit_2_naming_the_key() {
         (
             "t_end = 0.001",
             "t_end = 0.001\ntolerance = 2.0",
-            &["study.integrator.tolerance", "2", "(0, 1)"],
+            &["study.integrator.tolerance", "2", "[1e-14, 1)"],
         ),
         (
             "t_end = 0.001",

@@ -173,8 +173,13 @@ struct PreparedSeries<'a> {
     segments: Vec<Vec<(f64, f64)>>,
 }
 
+/// Values beyond this magnitude are not drawn (like non-finite ones): no
+/// quantity of these studies comes near it, and on axis ranges near the
+/// largest doubles the plotting library's tick search does not end.
+const MAX_PLOTTED: f64 = 1e150;
+
 fn drawable(scale: Scale, v: f64) -> bool {
-    v.is_finite() && (scale == Scale::Linear || v > 0.0)
+    v.is_finite() && v.abs() <= MAX_PLOTTED && (scale == Scale::Linear || v > 0.0)
 }
 
 /// The colour slot of each series: every series without a group takes the

@@ -7,6 +7,12 @@ use std::path::Path;
 use crate::error::InputError;
 use crate::harness::spec::StudySpec;
 
+/// The smallest error-control tolerance the kinds accept: about 100
+/// machine epsilons (as SciPy's solve_ivp); below it an adaptive step
+/// shrinks towards the rounding of the state and a run does not end in a
+/// useful time.
+pub(crate) const MIN_TOLERANCE: f64 = 1e-14;
+
 /// Every case of `spec` validated by `parse`, and the swept keys.
 pub(crate) fn parse_cases<T>(
     spec: &StudySpec,

@@ -515,12 +515,12 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     }
     let tolerance = match integ.tolerance {
         None => 1e-8,
-        Some(t) if t.is_finite() && t > 0.0 && t < 1.0 => t,
+        Some(t) if t.is_finite() && (crate::studies::keys::MIN_TOLERANCE..1.0).contains(&t) => t,
         Some(t) => {
             return Err(ctx.err(
                 "integrator.tolerance",
                 t,
-                "a number in (0, 1): rtol = atol of dopri5's error control",
+                "a number in [1e-14, 1): rtol = atol of dopri5's error control (below 1e-14 it asks for less than the rounding of the state)",
             ));
         }
     };

@@ -202,8 +202,8 @@ fn method(
     let stepping = if adaptive {
         let tol = match pick(raw.tolerance, base.tolerance) {
             None => 1e-6,
-            Some(t) if t.is_finite() && t > 0.0 && t < 1.0 => t,
-            Some(t) => return Err(ctx.err(&key("tolerance"), t, "a number in (0, 1)")),
+            Some(t) if t.is_finite() && (crate::studies::keys::MIN_TOLERANCE..1.0).contains(&t) => t,
+            Some(t) => return Err(ctx.err(&key("tolerance"), t, "a number in [1e-14, 1) (below 1e-14 the error control asks for less than the rounding of the state)")),
         };
         if let Some(o) = raw.order.or(base.order).filter(|&o| o != 2) {
             return Err(ctx.err(&key("order"), o, "2 (the adaptive BDF is of order 2)"));
