@@ -7,6 +7,8 @@
 //! no results. The seed and the count are fixed, so a failure reproduces;
 //! `MUTATION_SEED` and `MUTATION_COUNT` run other or more inputs.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -42,56 +44,8 @@ fn specs() -> Vec<(&'static str, String)> {
         ("gap-system", read("experiments/sdof-gap.toml")),
         ("gap-system-3dof", read("experiments/three-dof-gaps.toml")),
         ("friction-law", read("experiments/friction-laws.toml")),
-        (
-            "slider-crank",
-            r#"
-[[study]]
-name = "crank"
-kind = "slider-crank"
-[study.mechanism]
-crank_length = 0.05
-rod_length = 0.12
-crank_mass = 0.30
-crank_inertia = 1.0e-5
-rod_mass = 0.087
-rod_inertia = 4.8037e-4
-slider_mass = 0.14
-[study.drive]
-omega = 523.6
-[study.joint]
-model = "clearance"
-[study.integrator]
-method = "rk4"
-dt = 1.0e-5
-t_end = 0.001
-"#
-            .into(),
-        ),
-        (
-            "stick-slip",
-            r#"
-[[study]]
-name = "belt"
-kind = "stick-slip"
-[study.system]
-mass = 1.0
-stiffness = 20.0
-belt_speed = 0.1
-normal_force = 9.81
-[study.friction]
-law = "coulomb"
-static = 0.15
-kinetic = 0.10
-[study.integrator]
-dt = 1.0e-3
-t_end = 3.0
-[study.variants.smooth]
-law = "tanh"
-static = 0.1
-sharpness = 1.0e3
-"#
-            .into(),
-        ),
+        ("slider-crank", common::SLIDER_CRANK_SPEC.into()),
+        ("stick-slip", common::STICK_SLIP_SPEC.into()),
         (
             "shrouded-blades",
             r#"

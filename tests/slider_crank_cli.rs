@@ -7,28 +7,7 @@
 mod common;
 use common::{check_values, run_in, run_spec, stderr};
 
-/// A small valid slider-crank study; the tests edit it.
-const SPEC: &str = r#"
-[[study]]
-name = "crank"
-kind = "slider-crank"
-[study.mechanism]
-crank_length = 0.05
-rod_length = 0.12
-crank_mass = 0.30
-crank_inertia = 1.0e-5
-rod_mass = 0.087
-rod_inertia = 4.8037e-4
-slider_mass = 0.14
-[study.drive]
-omega = 523.6
-[study.joint]
-model = "clearance"
-[study.integrator]
-method = "rk4"
-dt = 1.0e-5
-t_end = 0.001
-"#;
+use common::SLIDER_CRANK_SPEC as SPEC;
 
 #[test]
 fn bad_slider_crank_keys_exit_2_naming_the_key() {

@@ -7,28 +7,7 @@
 mod common;
 use common::{check_values, run_spec, stderr};
 
-/// A small valid stick-slip study; the tests edit it.
-const SPEC: &str = r#"
-[[study]]
-name = "belt"
-kind = "stick-slip"
-[study.system]
-mass = 1.0
-stiffness = 20.0
-belt_speed = 0.1
-normal_force = 9.81
-[study.friction]
-law = "coulomb"
-static = 0.15
-kinetic = 0.10
-[study.integrator]
-dt = 1.0e-3
-t_end = 3.0
-[study.variants.smooth]
-law = "tanh"
-static = 0.1
-sharpness = 1.0e3
-"#;
+use common::STICK_SLIP_SPEC as SPEC;
 
 #[test]
 fn bad_stick_slip_keys_exit_2_naming_the_key() {

@@ -71,3 +71,49 @@ pub fn assert_input_errors(spec: &str, study: &str, cases: &[(&str, &str, &[&str
         );
     }
 }
+
+/// A small valid slider-crank study (the tests edit it).
+pub const SLIDER_CRANK_SPEC: &str = r#"
+[[study]]
+name = "crank"
+kind = "slider-crank"
+[study.mechanism]
+crank_length = 0.05
+rod_length = 0.12
+crank_mass = 0.30
+crank_inertia = 1.0e-5
+rod_mass = 0.087
+rod_inertia = 4.8037e-4
+slider_mass = 0.14
+[study.drive]
+omega = 523.6
+[study.joint]
+model = "clearance"
+[study.integrator]
+method = "rk4"
+dt = 1.0e-5
+t_end = 0.001
+"#;
+
+/// A small valid stick-slip study (the tests edit it).
+pub const STICK_SLIP_SPEC: &str = r#"
+[[study]]
+name = "belt"
+kind = "stick-slip"
+[study.system]
+mass = 1.0
+stiffness = 20.0
+belt_speed = 0.1
+normal_force = 9.81
+[study.friction]
+law = "coulomb"
+static = 0.15
+kinetic = 0.10
+[study.integrator]
+dt = 1.0e-3
+t_end = 3.0
+[study.variants.smooth]
+law = "tanh"
+static = 0.1
+sharpness = 1.0e3
+"#;
