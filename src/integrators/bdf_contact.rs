@@ -175,10 +175,7 @@ impl<'a> BdfContact<'a> {
                 entries.push((k + 1, k));
             }
         }
-        let free = |i: usize| match spring.node(i) {
-            crate::models::valve_spring::Node::Free(k) => Some(k),
-            _ => None,
-        };
+        let free = |i: usize| spring.free_index(i);
         for (p, &(i, j)) in spring.pairs.iter().enumerate() {
             let (a, b) = (free(i), free(j));
             match contact {
@@ -308,32 +305,21 @@ impl<'a> BdfContact<'a> {
             }
             match self.contact {
                 ContactModel::Penalty { stiffness, damping } => {
+                    // Round-off of a gap is that of the positions.
+                    magnitude = magnitude.max(stiffness * sp.params.free_length);
                     for p in 0..sp.pairs.len() {
                         let g = sp.gap(p, &q, s.0);
                         let gd = sp.gap_rate(p, &v, s.1);
                         let l = (-stiffness * g - damping * gd).max(0.0);
-                        // Round-off of a gap is that of the positions.
-                        magnitude = magnitude.max(stiffness * sp.params.free_length);
                         active[p] = l > 0.0;
-                        let (i, j) = sp.pairs[p];
-                        if let crate::models::valve_spring::Node::Free(k) = sp.node(i) {
-                            rhs[k] += l;
-                        }
-                        if let crate::models::valve_spring::Node::Free(k) = sp.node(j) {
-                            rhs[k] -= l;
-                        }
+                        // The residual has minus the contact forces.
+                        sp.add_contact(p, -l, &mut rhs[..n]);
                         lambda[p] = l;
                     }
                 }
                 ContactModel::Ncp { c } => {
                     for p in 0..m {
-                        let (i, j) = sp.pairs[p];
-                        if let crate::models::valve_spring::Node::Free(k) = sp.node(i) {
-                            rhs[k] += lambda[p];
-                        }
-                        if let crate::models::valve_spring::Node::Free(k) = sp.node(j) {
-                            rhs[k] -= lambda[p];
-                        }
+                        sp.add_contact(p, -lambda[p], &mut rhs[..n]);
                         let g = sp.gap(p, &q, s.0);
                         active[p] = lambda[p] - c * g > 0.0;
                         rhs[n + p] = (lambda[p] - (lambda[p] - c * g).max(0.0)) / c * ks;
@@ -364,10 +350,7 @@ impl<'a> BdfContact<'a> {
                 for &(r, cl, slot) in &self.a_slots {
                     vals[slot] = if r == cl { diag } else { off };
                 }
-                let free = |i: usize| match sp.node(i) {
-                    crate::models::valve_spring::Node::Free(k) => Some(k),
-                    _ => None,
-                };
+                let free = |i: usize| sp.free_index(i);
                 match self.contact {
                     ContactModel::Penalty { stiffness, damping } => {
                         let w = stiffness + damping / gamma;

@@ -219,9 +219,7 @@ impl Spring {
         };
         spring.pairs = (0..=n - m)
             .map(|i| (i, i + m))
-            .filter(|&(i, j)| {
-                matches!(spring.node(i), Node::Free(_)) || matches!(spring.node(j), Node::Free(_))
-            })
+            .filter(|&(i, j)| spring.free_index(i).is_some() || spring.free_index(j).is_some())
             .collect();
         Ok(spring)
     }
@@ -245,6 +243,14 @@ impl Spring {
             Node::Retainer
         } else {
             Node::Free(i - nb - 1)
+        }
+    }
+
+    /// The DOF index of node i if it is a free lump.
+    pub fn free_index(&self, i: usize) -> Option<usize> {
+        match self.node(i) {
+            Node::Free(k) => Some(k),
+            _ => None,
         }
     }
 
@@ -312,10 +318,10 @@ impl Spring {
         let nb = self.end_segments;
         for j in nb..nb + self.active_segments {
             let t = self.segment_tension(j, z, v, s);
-            if let Node::Free(k) = self.node(j) {
+            if let Some(k) = self.free_index(j) {
                 f[k] += t;
             }
-            if let Node::Free(k) = self.node(j + 1) {
+            if let Some(k) = self.free_index(j + 1) {
                 f[k] -= t;
             }
         }
@@ -324,10 +330,10 @@ impl Spring {
     /// Adds the contact force lambda of pair p to the free lumps.
     pub fn add_contact(&self, p: usize, lambda: f64, f: &mut [f64]) {
         let (i, j) = self.pairs[p];
-        if let Node::Free(k) = self.node(i) {
+        if let Some(k) = self.free_index(i) {
             f[k] -= lambda;
         }
-        if let Node::Free(k) = self.node(j) {
+        if let Some(k) = self.free_index(j) {
             f[k] += lambda;
         }
     }

@@ -55,6 +55,20 @@ impl KeyCtx<'_> {
         )
     }
 
+    /// An error-control tolerance: `default` when absent, else a finite
+    /// number in [MIN_TOLERANCE, 1).
+    pub fn tolerance(&self, key: &str, v: Option<f64>, default: f64) -> Result<f64, InputError> {
+        match v {
+            None => Ok(default),
+            Some(t) if t.is_finite() && (MIN_TOLERANCE..1.0).contains(&t) => Ok(t),
+            Some(t) => Err(self.err(
+                key,
+                t,
+                "a number in [1e-14, 1): the error control's relative tolerance (below 1e-14 it asks for less than the rounding of the state)",
+            )),
+        }
+    }
+
     /// A missing `study.<key>`.
     pub fn missing(&self, key: &str, expected: impl Into<String>) -> InputError {
         InputError::Key {

@@ -276,11 +276,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             format!("a step with t_end / dt <= max_steps = {max_steps}"),
         ));
     }
-    let tolerance = match i.tolerance {
-        None => 1e-8,
-        Some(t) if t.is_finite() && (crate::studies::keys::MIN_TOLERANCE..1.0).contains(&t) => t,
-        Some(t) => return Err(ctx.err("integrator.tolerance", t, "a number in [1e-14, 1) (below 1e-14 the error control asks for less than the rounding of the state)")),
-    };
+    let tolerance = ctx.tolerance("integrator.tolerance", i.tolerance, 1e-8)?;
     let output_interval = match i.output_interval {
         None => (t_end / 600.0).max(dt),
         Some(h) => ctx.positive("integrator.output_interval", h)?,

@@ -513,17 +513,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     if t_end < dt {
         return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
     }
-    let tolerance = match integ.tolerance {
-        None => 1e-8,
-        Some(t) if t.is_finite() && (crate::studies::keys::MIN_TOLERANCE..1.0).contains(&t) => t,
-        Some(t) => {
-            return Err(ctx.err(
-                "integrator.tolerance",
-                t,
-                "a number in [1e-14, 1): rtol = atol of dopri5's error control (below 1e-14 it asks for less than the rounding of the state)",
-            ));
-        }
-    };
+    let tolerance = ctx.tolerance("integrator.tolerance", integ.tolerance, 1e-8)?;
     let output_interval = match integ.output_interval {
         None => (t_end / 2000.0).max(dt),
         Some(h) => ctx.positive("integrator.output_interval", h)?,

@@ -22,27 +22,26 @@ pub(super) fn summarize(
     cases: &[CaseOutput],
 ) -> StudySummary {
     let mut summary = StudySummary::default();
-    let Some(shown) = finest(configs, cases) else {
+    let Some((cfg, shown)) = finest(configs, cases) else {
         return summary;
     };
     responses(&mut summary, shown);
     stiffness(&mut summary, sweep_keys, cases);
-    notes(&mut summary, shown);
+    notes(&mut summary, shown, cfg.stick_threshold);
     summary
 }
 
 /// The case with the smallest dt and tolerance (the most accurate run of
 /// each method).
-fn finest<'a>(configs: &[CaseConfig], cases: &'a [CaseOutput]) -> Option<&'a CaseOutput> {
-    configs
-        .iter()
-        .zip(cases)
-        .min_by(|a, b| {
-            (a.0.dt, a.0.tolerance)
-                .partial_cmp(&(b.0.dt, b.0.tolerance))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
-        .map(|(_, o)| o)
+fn finest<'a>(
+    configs: &'a [CaseConfig],
+    cases: &'a [CaseOutput],
+) -> Option<(&'a CaseConfig, &'a CaseOutput)> {
+    configs.iter().zip(cases).min_by(|a, b| {
+        (a.0.dt, a.0.tolerance)
+            .partial_cmp(&(b.0.dt, b.0.tolerance))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })
 }
 
 fn responses(summary: &mut StudySummary, o: &CaseOutput) {
@@ -113,6 +112,7 @@ pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[Ca
             continue;
         }
         let label = key.split('.').nth(1).unwrap_or_default();
+        let mut name = String::new();
         let mut pts: Vec<(f64, f64)> = Vec::new();
         for o in cases {
             let Some(value) = o.coord(key).and_then(|c| c.number()) else {
@@ -123,6 +123,9 @@ pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[Ca
             } else {
                 o.method(label)
             };
+            if let Some(m) = method {
+                name = m.label().to_string();
+            }
             if let Some(steps) = method.and_then(|m| m.output()).and_then(|out| {
                 out.counters
                     .iter()
@@ -138,11 +141,6 @@ pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[Ca
         }
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         let (x, y): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
-        let name = if key.starts_with("friction.") {
-            o_label(cases)
-        } else {
-            label.to_string()
-        };
         summary.figures.push(Figure {
             name: format!("stiffness-{}", key.replace('.', "-")),
             title: format!("Cost of the regularised law {name} against {param}"),
@@ -156,15 +154,7 @@ pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[Ca
     }
 }
 
-fn o_label(cases: &[CaseOutput]) -> String {
-    cases
-        .first()
-        .and_then(|o| o.methods.first())
-        .map(|m| m.label().to_string())
-        .unwrap_or_default()
-}
-
-fn notes(summary: &mut StudySummary, o: &CaseOutput) {
+fn notes(summary: &mut StudySummary, o: &CaseOutput, stick_threshold: f64) {
     let (Some(stick), Some(slip)) = (
         o.scalar("exact_stick_duration"),
         o.scalar("exact_slip_duration"),
@@ -189,16 +179,9 @@ fn notes(summary: &mut StudySummary, o: &CaseOutput) {
             ));
         } else {
             summary.notes.push(format!(
-                "{}: no full stick-slip cycle found (threshold {} m/s).",
+                "{}: no full stick-slip cycle found (stick threshold {stick_threshold:e} m/s).",
                 m.label(),
-                configs_threshold(out)
             ));
         }
     }
-}
-
-fn configs_threshold(out: &crate::harness::study::MethodOutput) -> String {
-    out.scalar("cycles")
-        .map(|c| format!("cycles found: {c}; stick threshold as configured"))
-        .unwrap_or_else(|| "as configured".into())
 }

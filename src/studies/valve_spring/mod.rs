@@ -256,17 +256,13 @@ impl Study for ValveSpringStudy {
             } => (first_step, tolerance),
         };
         let mut scalars = Vec::new();
-        // The static curve is the model's (computed again here from this
-        // study's spring, not taken from the reference job), checked
-        // against the independent file.
-        if let Some(file) = &cfg.static_reference {
-            let curve = run::static_curve(&cfg.spring, cfg.statics.0, cfg.statics.1).map_err(
-                |message| SolverError::Other {
-                    method: "statics".into(),
-                    message,
-                },
-            )?;
-            let e = run::static_error(&curve, file);
+        // The static curve (the reference job's `static` table, Lemke on
+        // this study's spring) against the independent file.
+        if let (Some(file), Some(curve)) = (
+            &cfg.static_reference,
+            reference.and_then(|r| r.tables.iter().find(|t| t.what == "static")),
+        ) {
+            let e = run::static_error(&curve.table, file);
             scalars.push(Scalar::new("static_max_error", e.0, "max |static seat force - the independent static curve| at its deflections within the computed range [N]"));
             scalars.push(Scalar::new(
                 "static_max_rel_error",

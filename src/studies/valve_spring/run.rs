@@ -141,13 +141,8 @@ pub fn static_error(curve: &Table, reference: &Table) -> (f64, f64) {
     (worst, worst / scale.max(1e-300))
 }
 
-/// Linear interpolation of (t, y) at `at` (for the summary).
-pub fn resample_at(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
-    resample(t, y, at)
-}
-
 /// Linear interpolation of (t, y) at `at`.
-fn resample(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
+pub fn resample(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
     let mut k = 0;
     at.iter()
         .map(|&x| {
@@ -296,7 +291,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
     let peak = trace.seat.iter().fold(0.0f64, |a, x| a.max(*x));
     let max_closed = trace.closed.iter().fold(0.0f64, |a, x| a.max(*x));
     let series = Table::new()
-        .with("t", "time [s]", at)
+        .with("t", "time [s]", at.clone())
         .with("cam_angle", "cam angle [deg]", angle)
         .with("lift", "valve lift h [m]", lift)
         .with(
@@ -307,7 +302,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
         .with(
             "seat_force_sample",
             "seat force at the output time (linear between accepted steps; impulsive at NCP impacts) [N]",
-            resample(&trace.t, &trace.seat, &output_times(cfg)),
+            resample(&trace.t, &trace.seat, &at),
         )
         .with(
             "closed_pairs",
@@ -318,7 +313,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
         .with(
             "energy_loss",
             "work of the retainer - stored energy change - damper dissipation: energy lost in coil impacts and by the BDF's numerical damping [J]",
-            resample(&trace.t, &loss, &output_times(cfg)),
+            resample(&trace.t, &loss, &at),
         );
     let scalars = vec![
         Scalar::new("steps", stats.steps as f64, "accepted steps [-]"),
@@ -363,7 +358,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
     // last accepted step up to it (one row per closed pair).
     let (mut ca, mut cp) = (Vec::new(), Vec::new());
     let mut k = 0;
-    for &t in &output_times(cfg) {
+    for &t in &at {
         while k + 1 < trace.t.len() && trace.t[k + 1] <= t * (1.0 + 1e-12) {
             k += 1;
         }
@@ -420,10 +415,10 @@ pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<T
         .ok_or("the chain's stiffness is not positive definite")?;
     let mut bm = DMatrix::zeros(m, n);
     for (p, &(i, j)) in sp.pairs.iter().enumerate() {
-        if let Node::Free(a) = sp.node(i) {
+        if let Some(a) = sp.free_index(i) {
             bm[(p, a)] = -1.0;
         }
-        if let Node::Free(b) = sp.node(j) {
+        if let Some(b) = sp.free_index(j) {
             bm[(p, b)] = 1.0;
         }
     }

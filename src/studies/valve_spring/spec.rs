@@ -200,11 +200,7 @@ fn method(
         None => return Err(ctx.missing(&key("dt"), "the step (first step when adaptive) [s]")),
     };
     let stepping = if adaptive {
-        let tol = match pick(raw.tolerance, base.tolerance) {
-            None => 1e-6,
-            Some(t) if t.is_finite() && (crate::studies::keys::MIN_TOLERANCE..1.0).contains(&t) => t,
-            Some(t) => return Err(ctx.err(&key("tolerance"), t, "a number in [1e-14, 1) (below 1e-14 the error control asks for less than the rounding of the state)")),
-        };
+        let tol = ctx.tolerance(&key("tolerance"), pick(raw.tolerance, base.tolerance), 1e-6)?;
         if let Some(o) = raw.order.or(base.order).filter(|&o| o != 2) {
             return Err(ctx.err(&key("order"), o, "2 (the adaptive BDF is of order 2)"));
         }
