@@ -114,6 +114,16 @@ pub enum SolverError {
         /// Which matrix.
         what: String,
     },
+    /// The job ran past its time limit (spec `time_limit`, `--time-limit`).
+    #[error(
+        "{method}: stopped after the time limit of {limit_s} s; raise `time_limit` in the study or pass --time-limit <seconds>"
+    )]
+    TimeLimit {
+        /// Method name.
+        method: String,
+        /// The limit in seconds.
+        limit_s: f64,
+    },
     /// Anything else, with a message naming the method.
     #[error("{method}: {message}")]
     Other {

@@ -3,6 +3,7 @@
 //! map of the modules, the data flow and the fixed interfaces.
 
 pub mod contact;
+pub mod deadline;
 pub mod error;
 pub mod harness;
 pub mod integrators;

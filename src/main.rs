@@ -41,6 +41,15 @@ struct RunArgs {
     /// Run only this study (repeatable).
     #[arg(long = "only", value_name = "STUDY")]
     only: Vec<String>,
+    /// Time limit of every job (a method of a case, or a case's reference)
+    /// in seconds; replaces the studies' `time_limit` (default 600 s). A job
+    /// past it fails with a message and the run goes on.
+    #[arg(
+        long = "time-limit",
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
+    time_limit: Option<f64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -92,12 +101,22 @@ fn run(args: RunArgs) -> ExitCode {
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");
+    let max = contact_harness::harness::spec::MAX_TIME_LIMIT_S;
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(s) if s > 0.0 && s <= max => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) => {
+            eprintln!("error: --time-limit {s}: expected a number of seconds in (0, {max:e}]");
+            return ExitCode::from(2);
+        }
+    };
     let options = RunOptions {
         spec: path,
         out: args.out,
         report: args.report,
         only: args.only,
         command,
+        time_limit,
     };
     match runner::run(&options) {
         Ok(run) => {

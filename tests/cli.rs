@@ -734,3 +734,57 @@ fn an_indefinite_stiffness_is_refused_unless_allowed() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// A job past its time limit fails with a message naming the limit and how
+/// to raise it; the run goes on and ends with exit 1. The limit comes from
+/// `--time-limit` or the study's `time_limit`; bad values are exit 2.
+#[test]
+fn a_job_past_its_time_limit_fails_with_a_message() {
+    let long = SDOF.replace("t_end = 2.0", "t_end = 1e5");
+    let limited = long.replace(
+        "kind = \"gap-system\"",
+        "kind = \"gap-system\"\ntime_limit = 0.5",
+    );
+    for (spec, flag) in [(&long, Some("0.5")), (&limited, None)] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("x.toml"), spec).expect("write");
+        let mut args = vec!["x.toml", "--out", "out", "--report", "rep"];
+        if let Some(s) = flag {
+            args.extend(["--time-limit", s]);
+        }
+        let start = std::time::Instant::now();
+        let out = run_in(dir.path(), &args);
+        let text = String::from_utf8_lossy(&out.stdout).to_string() + &stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(
+            text.contains("newmark-lcp: stopped after the time limit of 0.5 s")
+                && text.contains("--time-limit"),
+            "{text}"
+        );
+        // Both jobs (method and reference) were stopped, not run to the end
+        // (1e7 steps): generous against a loaded machine.
+        assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+        assert!(dir.path().join("out/checks.csv").is_file());
+    }
+    for (with, key) in [
+        ("time_limit = -1", "study.time_limit"),
+        ("time_limit = \"fast\"", "study.time_limit"),
+        ("time_limit = 1e9", "study.time_limit"),
+    ] {
+        let (_dir, out) = bad_spec(
+            "kind = \"gap-system\"",
+            &format!("kind = \"gap-system\"\n{with}"),
+        );
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{msg}");
+        assert!(msg.contains(key) && msg.contains("seconds"), "{msg}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("x.toml"), SDOF).expect("write");
+    for bad in ["0", "-3", "nan", "soon"] {
+        let out = run_in(dir.path(), &["x.toml", "--time-limit", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--time-limit"), "{}", stderr(&out));
+        assert!(!dir.path().join("results").exists());
+    }
+}

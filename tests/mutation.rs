@@ -251,6 +251,10 @@ fn mutated_specs_of_every_kind_end_cleanly() {
             out.as_str(),
             "--report",
             "rep",
+            // A valid but slow spec ends by the per-job limit (exit 1); the
+            // kill after LIMIT_S catches anything the limit does not cover.
+            "--time-limit",
+            "10",
         ];
         match run_limited(dir.path(), &args) {
             None => failures.push(format!(

@@ -6,6 +6,7 @@
 //! hand the results to the writers.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -30,6 +31,9 @@ pub struct PlannedStudy {
     pub baseline: Option<String>,
     /// Its checks, resolved against what the study provides.
     pub checks: Vec<ResolvedCheck>,
+    /// The time limit of each of its jobs: the spec's `time_limit`, else
+    /// [`spec::DEFAULT_TIME_LIMIT_S`]; `--time-limit` replaces it.
+    pub time_limit: Duration,
 }
 
 /// Loads `path` (a study file or suite), keeps the studies named in `only`
@@ -104,12 +108,14 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
         .enumerate()
         .map(|(i, c)| checks::resolve(c, i, &provides, &spec.file, &spec.name, &case_names))
         .collect::<Result<Vec<_>, _>>()?;
+    let time_limit = Duration::from_secs_f64(spec.time_limit.unwrap_or(spec::DEFAULT_TIME_LIMIT_S));
     Ok(PlannedStudy {
         spec,
         study,
         methods,
         baseline,
         checks,
+        time_limit,
     })
 }
 
@@ -133,14 +139,25 @@ type CaseJobs = (
     Vec<Option<MethodResult>>,
 );
 
-/// Runs `f`, turning a panic (a bug) into a solver error of `what`.
-fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, SolverError>) -> Result<T, SolverError> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        Err(SolverError::Other {
+/// Runs `f` within `limit`, turning a panic (a bug) or a job past its
+/// time limit into a solver error of `what`.
+fn guarded<T>(
+    what: &str,
+    limit: Duration,
+    f: impl FnOnce() -> Result<T, SolverError>,
+) -> Result<T, SolverError> {
+    let limited = || crate::deadline::run_with_limit(limit, f);
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(limited)) {
+        Ok(Ok(result)) => result,
+        Ok(Err(exceeded)) => Err(SolverError::TimeLimit {
+            method: what.to_string(),
+            limit_s: exceeded.limit.as_secs_f64(),
+        }),
+        Err(payload) => Err(SolverError::Other {
             method: what.to_string(),
             message: format!("internal error (panic): {}", panic_message(&*payload)),
-        })
-    })
+        }),
+    }
 }
 
 /// Runs every job of every planned study (in parallel), finishes each case,
@@ -174,14 +191,14 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             let result = match job {
                 Job::Reference => {
                     bar.set_prefix(format!("{}/{case} reference", p.spec.name));
-                    JobResult::Reference(Box::new(guarded("reference", || {
+                    JobResult::Reference(Box::new(guarded("reference", p.time_limit, || {
                         p.study.run_reference(c, &bar)
                     })))
                 }
                 Job::Method(m) => {
                     let method = &p.methods[c][m];
                     bar.set_prefix(format!("{}/{case} {}", p.spec.name, method.label));
-                    let outcome = guarded(&method.label, || {
+                    let outcome = guarded(&method.label, p.time_limit, || {
                         crate::harness::timing::time_method(&method.label, |run| {
                             let hidden = ProgressBar::hidden();
                             p.study
@@ -260,7 +277,7 @@ pub fn finish_case(
         }
         None => None,
     };
-    let finished = guarded("comparison", || {
+    let finished = guarded("comparison", p.time_limit, || {
         p.study.finish_case(c, reference.as_ref(), &mut methods)
     });
     let (tables, mut scalars, reference_timings) = match reference {
@@ -285,8 +302,8 @@ pub fn finish_case(
 /// Summarises one study (the kind's summary and the harness's sweep
 /// analysis) and evaluates its checks.
 pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
-    let mut summary =
-        guarded("summary", || Ok(p.study.summarize(&cases))).unwrap_or_else(|e| StudySummary {
+    let mut summary = guarded("summary", p.time_limit, || Ok(p.study.summarize(&cases)))
+        .unwrap_or_else(|e| StudySummary {
             notes: vec![format!("The study's summary failed: {e}")],
             ..StudySummary::default()
         });
@@ -363,6 +380,8 @@ pub struct RunOptions {
     pub only: Vec<String>,
     /// The command line, for the manifest and report footer.
     pub command: String,
+    /// Replaces every study's job time limit when set (`--time-limit`).
+    pub time_limit: Option<Duration>,
 }
 
 /// Why a run did not produce its results.
@@ -378,7 +397,12 @@ pub enum RunError {
 
 /// Plans, executes, writes results, history and report.
 pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
-    let planned = plan(&options.spec, &options.only)?;
+    let mut planned = plan(&options.spec, &options.only)?;
+    if let Some(limit) = options.time_limit {
+        for p in &mut planned {
+            p.time_limit = limit;
+        }
+    }
     let resolved = spec::resolve_path(&options.spec);
     let suite = resolved
         .file_stem()
@@ -456,12 +480,13 @@ mod tests {
     use crate::harness::table::Table;
 
     /// Method `a` panics (a bug in a solver), `b` fails normally, `c`
-    /// succeeds: each fails or succeeds alone.
+    /// succeeds, `d` never ends (it only checks its deadline): each fails
+    /// or succeeds alone.
     struct Mixed;
 
     impl Study for Mixed {
         fn methods(&self, _case: usize) -> Vec<MethodPlan> {
-            ["a", "b", "c"]
+            ["a", "b", "c", "d"]
                 .map(|l| MethodPlan {
                     label: l.into(),
                     method: l.into(),
@@ -487,6 +512,10 @@ mod tests {
                     method: "b".into(),
                     message: "did not converge".into(),
                 }),
+                3 => loop {
+                    crate::deadline::check();
+                    std::thread::sleep(Duration::from_millis(1));
+                },
                 _ => Ok(MethodOutput {
                     series: Table::new().with("t", "", vec![0.0, 1.0]),
                     ..MethodOutput::default()
@@ -506,6 +535,7 @@ mod tests {
             kind: "test".into(),
             description: String::new(),
             baseline: None,
+            time_limit: Some(0.05),
             sweeps: Vec::new(),
             cases: vec![crate::harness::spec::CaseSpec {
                 name: "only".into(),
@@ -536,6 +566,10 @@ mod tests {
             .filter(|r| r.check == "solver")
             .map(|r| (r.method.as_str(), r.passed))
             .collect();
-        assert_eq!(solver_rows, vec![("a", false), ("b", false)]);
+        assert!(matches!(
+            &case.methods[3].outcome,
+            Err(SolverError::TimeLimit { limit_s, .. }) if *limit_s == 0.05
+        ));
+        assert_eq!(solver_rows, vec![("a", false), ("b", false), ("d", false)]);
     }
 }

@@ -5,7 +5,8 @@
 //! of `[[study]]` tables. Every study has `name` (lowercase letters, digits
 //! and `-`), `kind` (a registered study kind), an optional `description`,
 //! an optional `baseline` (the label of the method speed-ups are measured
-//! against; default: the kind's, the paper's method), optional
+//! against; default: the kind's, the paper's method), an optional
+//! `time_limit` (seconds per job, see [`DEFAULT_TIME_LIMIT_S`]), optional
 //! `[[study.sweep]]` tables and `[[study.check]]` tables. Sweeps are crossed
 //! (the cartesian product of their values gives the cases) unless a sweep
 //! says `zip = "<key of an earlier sweep>"`: then it is paired with that
@@ -63,6 +64,9 @@ pub struct StudySpec {
     /// The method label speed-ups are measured against, when the spec names
     /// one (else the kind's default).
     pub baseline: Option<String>,
+    /// The time limit of each job (a method of a case, or a case's
+    /// reference) in seconds, when the spec sets one (`time_limit`).
+    pub time_limit: Option<f64>,
     /// The sweeps, in order.
     pub sweeps: Vec<Sweep>,
     /// The cases (one without sweeps).
@@ -226,7 +230,23 @@ fn linear() -> String {
     "linear".into()
 }
 
-const RESERVED: [&str; 6] = ["name", "kind", "description", "baseline", "sweep", "check"];
+/// The largest time limit a spec or the command line may set (seconds; one
+/// week).
+pub const MAX_TIME_LIMIT_S: f64 = 604_800.0;
+
+/// The time limit of a job when neither the spec nor the command line sets
+/// one (seconds). The longest job of the full suite takes under a minute.
+pub const DEFAULT_TIME_LIMIT_S: f64 = 600.0;
+
+const RESERVED: [&str; 7] = [
+    "name",
+    "kind",
+    "description",
+    "baseline",
+    "time_limit",
+    "sweep",
+    "check",
+];
 
 fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputError> {
     let key_err =
@@ -328,6 +348,20 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
             ));
         }
     };
+    let time_limit = match table.remove("time_limit") {
+        None => None,
+        Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
+            Some(s) if s > 0.0 && s <= MAX_TIME_LIMIT_S => Some(s),
+            _ => {
+                return Err(key_err(
+                    study,
+                    "study.time_limit",
+                    Some(v.to_string()),
+                    &format!("a number of seconds in (0, {MAX_TIME_LIMIT_S:e}]"),
+                ));
+            }
+        },
+    };
     let sweeps = match table.remove("sweep") {
         None => Vec::new(),
         Some(v) => {
@@ -363,6 +397,7 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
         kind,
         description,
         baseline,
+        time_limit,
         sweeps,
         cases,
         checks,
@@ -385,7 +420,7 @@ fn sweep_from_schema(
             study,
             at("key"),
             format!("\"{}\"", s.key),
-            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/baseline/sweep/check)",
+            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/baseline/time_limit/sweep/check)",
         ));
     }
     let values = match (s.values, s.range) {

@@ -434,6 +434,7 @@ impl<'a> BdfContact<'a> {
         let mut attempts = 0;
         loop {
             let t = hist.last().expect("history").t;
+            crate::deadline::check();
             if t >= t_end * (1.0 - 1e-14) {
                 return Ok(());
             }

@@ -691,6 +691,7 @@ pub fn integrate(
     record(&mut traj, &stepper);
     let progress_every = (params.steps / 100).max(1);
     for step in 1..=params.steps {
+        crate::deadline::check();
         stats.solver_iterations += stepper.advance(step_solver)?;
         stats.max_residual = stats.max_residual.max(stepper.residual);
         let active = step_solver.active();

@@ -276,6 +276,7 @@ impl Dopri5 {
         let mut next_output = 0;
         let mut sample = vec![0.0; y.len()];
         while t < t1 {
+            crate::deadline::check();
             if self.stats.accepted + self.stats.rejected >= max_steps {
                 return Err(Dopri5Error::TooManySteps(max_steps));
             }

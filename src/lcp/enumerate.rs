@@ -127,6 +127,7 @@ pub fn enumerate(lcp: &Lcp, params: &EnumerateParams) -> Result<EnumerateInfo, E
     let mut stack = vec![vec![Fix::Free; n]];
     let mut nodes = 0;
     while let Some(fixes) = stack.pop() {
+        crate::deadline::check_every(nodes);
         if nodes >= params.max_nodes {
             return Err(EnumerateError::NodeLimit { nodes });
         }

@@ -307,6 +307,7 @@ impl<'a> Basis<'a> {
         let mut entering = Entering::Structural(r);
         loop {
             if self.pivots >= max_pivots {
+                crate::deadline::check_every(self.pivots);
                 return Err(LemkeError::MaxPivots {
                     pivots: self.pivots,
                     z: self.z(),

@@ -121,6 +121,7 @@ pub fn pgs(lcp: &Lcp, params: &PgsParams, warm_start: Option<&[f64]>) -> Result<
         });
     }
     for sweep in 1..=params.max_sweeps {
+        crate::deadline::check_every(sweep);
         for i in 0..n {
             let new = (z[i] - w[i] * inv_diag[i]).max(0.0);
             let delta = new - z[i];

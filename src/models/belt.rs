@@ -122,6 +122,7 @@ pub fn coulomb_exact(
     let mut phase = motion.phase_at(x, v, None);
     loop {
         if motion.segments.len() >= max_segments {
+            crate::deadline::check();
             return Err(TooManySegments(max_segments));
         }
         motion.segments.push(Segment {

@@ -181,6 +181,7 @@ impl Engine {
         }
         self.check_intervals(cursor, t_end)?;
         while cursor.t < t_end {
+            crate::deadline::check();
             let switched = self.interval(cursor, t_end, observer)?;
             if let Some(active) = switched {
                 cursor.regime = self.regime_index(&active)?;

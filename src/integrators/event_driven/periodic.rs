@@ -249,6 +249,7 @@ pub fn subharmonic_orbit(
     let mut residual = (&phi - &z).amax();
     let mut iterations = 0;
     while residual > options.newton_tol * (1.0 + z.amax()) {
+        crate::deadline::check();
         if iterations >= options.max_newton_iterations {
             return Err(SolverError::NoConvergence {
                 method: format!("{METHOD} shooting"),

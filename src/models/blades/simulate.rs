@@ -238,6 +238,7 @@ pub fn simulate(
             let mut t = 0.0;
             let mut next = output_interval;
             while t < t_end * (1.0 - 1e-12) {
+                crate::deadline::check();
                 let h = dt.min(t_end - t);
                 rk.step(&ode, t, h, &mut y);
                 t += h;
@@ -271,11 +272,17 @@ pub fn simulate(
             run.push(model, 0.0, &state.q, &state.v, sample, [0.0; 3]);
             let mut next = output_interval;
             while state.t < t_end * (1.0 - 1e-12) {
+                crate::deadline::check();
                 let r = stepper.step(&mut state)?;
                 run.steps += 1;
                 run.local_iterations += r.sweeps;
                 run.stick_patch_steps += r.sticking;
                 let t = state.t;
+                if !state.q.iter().chain(state.v.iter()).all(|x| x.is_finite()) {
+                    return Err(format!(
+                        "Moreau: the state overflowed at t = {t} s (dt = {dt:e} s): check the magnitudes of the load, the contact stiffness and the time step"
+                    ));
+                }
                 if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
                     let sample = Sample {
                         normal: r.normal,

@@ -432,6 +432,7 @@ impl<'a> MoreauStepper<'a> {
         let mut sweeps = 0;
         loop {
             sweeps += 1;
+            crate::deadline::check_every(sweeps);
             let (mut change, mut largest) = (0.0f64, 0.0f64);
             for j in 0..np {
                 let c = relative(j, &u);

@@ -206,6 +206,7 @@ where
             let mut dp = Dopri5::new(18);
             for k in 0..total {
                 let t = k as f64 * h;
+                crate::deadline::check();
                 match method.integrator {
                     Integrator::Rk4 => {
                         rk4.step(&mech, t, h, &mut y);

@@ -291,6 +291,7 @@ pub fn run_method(
         (Integrator::Moreau, BeltLaw::Memoryless(law)) => {
             let (mut x, mut v, mut d, mut w) = (cfg.x0, cfg.v0, 0.0f64, 0.0f64);
             for k in 0..total {
+                crate::deadline::check();
                 let s = moreau_step(&belt, &law, x, v, h)
                     .map_err(|e| fail(format!("{e} at t = {}", k as f64 * h)))?;
                 let v_mid = (1.0 - THETA) * v + THETA * s.v;
@@ -347,6 +348,7 @@ pub fn run_method(
                 Integrator::Rk4 => {
                     let mut rk4 = Rk4::new(ode.dim());
                     for k in 0..total {
+                        crate::deadline::check();
                         rk4.step(&ode, k as f64 * h, h, &mut y);
                         tally.steps += 1;
                         tally.evaluations += 4;
