@@ -57,10 +57,10 @@ pub fn run_with_limit<T>(limit: Duration, f: impl FnOnce() -> T) -> Result<T, Ti
 /// Unwinds the current job if its deadline has passed (see the module docs).
 #[inline]
 pub fn check() {
-    if let Some((deadline, limit)) = DEADLINE.with(Cell::get) {
-        if Instant::now() > deadline {
-            std::panic::resume_unwind(Box::new(TimeLimitExceeded { limit }));
-        }
+    if let Some((deadline, limit)) = DEADLINE.with(Cell::get)
+        && Instant::now() > deadline
+    {
+        std::panic::resume_unwind(Box::new(TimeLimitExceeded { limit }));
     }
 }
 
@@ -68,7 +68,7 @@ pub fn check() {
 /// iterations take well under a microsecond.
 #[inline]
 pub fn check_every(counter: usize) {
-    if counter % 1024 == 0 {
+    if counter.is_multiple_of(1024) {
         check();
     }
 }
