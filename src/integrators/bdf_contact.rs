@@ -1,5 +1,6 @@
-//! BDF time integration of the valve spring with coil contact, two ways
-//! (Haslinger, Offner, Sopouch et al., ZAMM 94 (2014) 957-967):
+//! BDF time integration of a linear system with unilateral contacts
+//! ([`ContactSystem`]: the valve spring with coil contact, the valvetrain),
+//! two ways (Haslinger, Offner, Sopouch et al., ZAMM 94 (2014) 957-967):
 //!
 //! - **NCP** (`ncp-bdf`): Signorini on displacement level, g(q) >= 0,
 //!   lambda >= 0, g lambda = 0, written as Phi = lambda - max(0, lambda -
@@ -13,13 +14,14 @@
 //! y_{n+1-j} + b h y'_{n+1} (k = 1: a = 1, b = 1; k = 2 with omega =
 //! h_{n+1} / h_n: a_1 = (1 + omega)^2 / (1 + 2 omega), a_2 = -omega^2 /
 //! (1 + 2 omega), b = (1 + omega) / (1 + 2 omega)), applied to q' = v and
-//! M v' = f(q, v, t) + B^T lambda. With gamma = b h, psi_q = sum a_j q and
-//! psi_v = sum a_j v: v = (q - psi_q) / gamma and the step's equations in q
+//! M v' = -K q - C v + f(t) + G^T lambda. With gamma = b h, psi_q = sum
+//! a_j q and psi_v = sum a_j v: v = (q - psi_q) / gamma and the step's
+//! equations in q
 //!
-//!   R(q, lambda) = M (q - psi_q - gamma psi_v) / gamma^2 - f(q, v(q), t) - B^T lambda = 0,
+//!   R(q, lambda) = M (q - psi_q - gamma psi_v) / gamma^2 + K q + C v(q) - f(t) - G^T lambda = 0,
 //!
 //! whose Jacobian in q is A = M / gamma^2 + C / gamma + K (constant for a
-//! step size). The Newton matrix [[A, -B^T], [c B_active, I_inactive]] has
+//! step size). The Newton matrix [[A, -G^T], [c G_active, I_inactive]] has
 //! a fixed pattern (the union over contact states): factored symbolically
 //! once, numerically per iteration by the sparse LU of `src/sparse/`.
 //!
@@ -30,7 +32,9 @@
 //! e_i / (atol_i + rtol |y_i|) (Hairer & Wanner, Solving ODEs II, III.5
 //! and III.7); h_new = h min(5, max(0.2, 0.9 err^(-1/(k+1)))).
 
-use crate::models::valve_spring::{CamLift, Spring};
+use std::collections::BTreeMap;
+
+use crate::integrators::linear_contact::ContactSystem;
 use crate::sparse::lu::SparseLu;
 
 /// How the contacts are modelled.
@@ -98,15 +102,13 @@ pub struct BdfState {
     pub lambda: Vec<f64>,
 }
 
-/// The BDF integrator of the spring under a cam lift.
+/// The BDF integrator of a [`ContactSystem`].
 pub struct BdfContact<'a> {
-    spring: &'a Spring,
-    cam: CamLift,
+    system: &'a ContactSystem,
     contact: ContactModel,
     lu: SparseLu,
-    /// Positions in the LU's value array: A's entries (i, j, which) and
-    /// the contact blocks.
-    a_slots: Vec<(usize, usize, usize)>,
+    /// A's entries: (position in the LU's value array, M, C and K entry).
+    a_slots: Vec<(usize, f64, f64, f64)>,
     n: usize,
     m: usize,
     /// Newton tolerance on the residual relative to the load scale.
@@ -158,39 +160,33 @@ pub enum BdfError {
 
 impl<'a> BdfContact<'a> {
     /// The integrator with its symbolic factorization.
-    pub fn new(spring: &'a Spring, cam: CamLift, contact: ContactModel) -> Result<Self, String> {
-        let n = spring.dofs();
+    pub fn new(system: &'a ContactSystem, contact: ContactModel) -> Result<Self, String> {
+        let n = system.dofs();
         let m = match contact {
-            ContactModel::Ncp { .. } => spring.pairs.len(),
+            ContactModel::Ncp { .. } => system.gaps.len(),
             ContactModel::Penalty { .. } => 0,
         };
         let size = n + m;
-        // The pattern: A's tridiagonal, the contact couplings B_p^T B_p
-        // (penalty) or the blocks -B^T, c B and the diagonal (NCP).
-        let mut entries: Vec<(usize, usize)> = Vec::new();
-        for k in 0..n {
-            entries.push((k, k));
-            if k + 1 < n {
-                entries.push((k, k + 1));
-                entries.push((k + 1, k));
-            }
-        }
-        let free = |i: usize| spring.free_index(i);
-        for (p, &(i, j)) in spring.pairs.iter().enumerate() {
-            let (a, b) = (free(i), free(j));
+        // The pattern: A's (M, C, K), the contact couplings G_p^T G_p
+        // (penalty) or the blocks -G^T, c G and the diagonal (NCP).
+        let mut entries: Vec<(usize, usize)> = (0..n).map(|k| (k, k)).collect();
+        entries.extend(system.stiffness.keys().copied());
+        entries.extend(system.damping.keys().copied());
+        for (p, row) in system.gaps.iter().enumerate() {
             match contact {
                 ContactModel::Penalty { .. } => {
-                    if let (Some(a), Some(b)) = (a, b) {
-                        entries.push((a, b));
-                        entries.push((b, a));
+                    for &(a, _) in &row.coeffs {
+                        for &(b, _) in &row.coeffs {
+                            entries.push((a, b));
+                        }
                     }
                 }
                 ContactModel::Ncp { .. } => {
-                    let row = n + p;
-                    entries.push((row, row));
-                    for k in [a, b].into_iter().flatten() {
-                        entries.push((k, row));
-                        entries.push((row, k));
+                    let r = n + p;
+                    entries.push((r, r));
+                    for &(a, _) in &row.coeffs {
+                        entries.push((a, r));
+                        entries.push((r, a));
                     }
                 }
             }
@@ -207,17 +203,24 @@ impl<'a> BdfContact<'a> {
             col_ptr[c + 1] += col_ptr[c];
         }
         let lu = SparseLu::new(size, col_ptr, row_idx).map_err(|e| e.to_string())?;
-        let mut a_slots = Vec::new();
+        // A = M / gamma^2 + C / gamma + K, entry by entry.
+        let mut a_entries: BTreeMap<(usize, usize), (f64, f64, f64)> = BTreeMap::new();
         for k in 0..n {
-            for l in [k.wrapping_sub(1), k, k + 1] {
-                if l < n {
-                    a_slots.push((k, l, lu.position(k, l).ok_or("pattern")?));
-                }
-            }
+            a_entries.entry((k, k)).or_default().0 = system.mass[k];
+        }
+        for (&key, &c) in &system.damping {
+            a_entries.entry(key).or_default().1 = c;
+        }
+        for (&key, &k) in &system.stiffness {
+            a_entries.entry(key).or_default().2 = k;
+        }
+        let mut a_slots = Vec::with_capacity(a_entries.len());
+        for (&(r, c), &(mass, damping, stiffness)) in &a_entries {
+            let pos = lu.position(r, c).ok_or("pattern")?;
+            a_slots.push((pos, mass, damping, stiffness));
         }
         Ok(Self {
-            spring,
-            cam,
+            system,
             contact,
             lu,
             a_slots,
@@ -229,12 +232,6 @@ impl<'a> BdfContact<'a> {
             scratch: vec![0.0; size],
             factored: None,
         })
-    }
-
-    /// The retainer's displacement and velocity at t.
-    fn retainer(&self, t: f64) -> (f64, f64) {
-        let (h, hd, _) = self.cam.at(t);
-        (h, hd)
     }
 
     /// The BDF coefficients (a_1, a_2, b) for order k and step ratio omega.
@@ -260,7 +257,7 @@ impl<'a> BdfContact<'a> {
         order: usize,
         omega: f64,
     ) -> Result<BdfState, (f64, String)> {
-        let sp = self.spring;
+        let sys = self.system;
         let (n, m) = (self.n, self.m);
         let (a1, a2, b) = Self::coefficients(order, omega);
         let last = history[0];
@@ -276,19 +273,21 @@ impl<'a> BdfContact<'a> {
                 psi_v[k] += a2 * history[1].v[k];
             }
         }
-        let s = self.retainer(t1);
-        let mass = sp.node_mass;
-        let (ks, cs) = (sp.segment_stiffness, sp.segment_damping);
+        let drives = sys.drives(t1);
+        let mut load = vec![0.0; n];
+        sys.load_at(&drives, &mut load);
+        let ks = sys.stiffness_scale;
         // Predictor: extrapolate q with the last velocity.
         let mut q: Vec<f64> = (0..n).map(|k| last.q[k] + h * last.v[k]).collect();
         let mut lambda = last.lambda.clone();
-        let mut f = vec![0.0; n];
-        let scale = ks * sp.params.wire_diameter;
+        let mut linear = vec![0.0; n];
+        let scale = ks * sys.length_scale;
         let mut residual = f64::INFINITY;
-        let mut active = vec![false; sp.pairs.len()];
+        let pairs = sys.gaps.len();
+        let mut active = vec![false; pairs];
         for it in 0..self.max_newton {
             let v: Vec<f64> = (0..n).map(|k| (q[k] - psi_q[k]) / gamma).collect();
-            sp.internal_forces(&q, &v, s, &mut f);
+            sys.linear_forces(&q, &v, &mut linear);
             // Residual of the dynamics, with the contact forces.
             let rhs = &mut self.scratch;
             // The residual's round-off floor: the size of its terms times
@@ -296,31 +295,33 @@ impl<'a> BdfContact<'a> {
             // step shrinks or the penalty stiffens).
             let mut magnitude = 0.0f64;
             for k in 0..n {
+                let mass = sys.mass[k];
                 let inertia = mass * (q[k] - psi_q[k] - gamma * psi_v[k]) / (gamma * gamma);
+                let force = linear[k] - load[k];
                 magnitude = magnitude.max(
                     mass * (q[k].abs() + psi_q[k].abs() + gamma * psi_v[k].abs()) / (gamma * gamma)
-                        + f[k].abs(),
+                        + force.abs(),
                 );
-                rhs[k] = inertia - f[k];
+                rhs[k] = inertia + force;
             }
             match self.contact {
                 ContactModel::Penalty { stiffness, damping } => {
                     // Round-off of a gap is that of the positions.
-                    magnitude = magnitude.max(stiffness * sp.params.free_length);
-                    for p in 0..sp.pairs.len() {
-                        let g = sp.gap(p, &q, s.0);
-                        let gd = sp.gap_rate(p, &v, s.1);
+                    magnitude = magnitude.max(stiffness * sys.extent);
+                    for p in 0..pairs {
+                        let g = sys.gap(p, &q, &drives);
+                        let gd = sys.gap_rate(p, &v, &drives);
                         let l = (-stiffness * g - damping * gd).max(0.0);
                         active[p] = l > 0.0;
                         // The residual has minus the contact forces.
-                        sp.add_contact(p, -l, &mut rhs[..n]);
+                        sys.add_contact(p, -l, &mut rhs[..n]);
                         lambda[p] = l;
                     }
                 }
                 ContactModel::Ncp { c } => {
                     for p in 0..m {
-                        sp.add_contact(p, -lambda[p], &mut rhs[..n]);
-                        let g = sp.gap(p, &q, s.0);
+                        sys.add_contact(p, -lambda[p], &mut rhs[..n]);
+                        let g = sys.gap(p, &q, &drives);
                         active[p] = lambda[p] - c * g > 0.0;
                         rhs[n + p] = (lambda[p] - (lambda[p] - c * g).max(0.0)) / c * ks;
                     }
@@ -345,47 +346,39 @@ impl<'a> BdfContact<'a> {
             if self.factored.as_ref() != Some(&key) {
                 let vals = self.lu.values_mut();
                 vals.iter_mut().for_each(|x| *x = 0.0);
-                let diag = mass / (gamma * gamma) + 2.0 * (cs / gamma + ks);
-                let off = -(cs / gamma + ks);
-                for &(r, cl, slot) in &self.a_slots {
-                    vals[slot] = if r == cl { diag } else { off };
+                for &(slot, mass, damping, stiffness) in &self.a_slots {
+                    vals[slot] = mass / (gamma * gamma) + damping / gamma + stiffness;
                 }
-                let free = |i: usize| sp.free_index(i);
                 match self.contact {
                     ContactModel::Penalty { stiffness, damping } => {
                         let w = stiffness + damping / gamma;
-                        for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+                        for (p, row) in sys.gaps.iter().enumerate() {
                             if !active[p] {
                                 continue;
                             }
-                            let (a, bb) = (free(i), free(j));
-                            for (x, sx) in [(a, -1.0), (bb, 1.0)] {
-                                for (y, sy) in [(a, -1.0), (bb, 1.0)] {
-                                    if let (Some(x), Some(y)) = (x, y) {
-                                        let pos = self.lu.position(x, y).expect("pattern");
-                                        self.lu.values_mut()[pos] += w * sx * sy;
-                                    }
+                            for &(x, sx) in &row.coeffs {
+                                for &(y, sy) in &row.coeffs {
+                                    let pos = self.lu.position(x, y).expect("pattern");
+                                    self.lu.values_mut()[pos] += w * sx * sy;
                                 }
                             }
                         }
                     }
                     ContactModel::Ncp { c } => {
-                        for (p, &(i, j)) in sp.pairs.iter().enumerate() {
-                            let row = n + p;
-                            for (x, sx) in [(free(i), -1.0), (free(j), 1.0)] {
-                                if let Some(x) = x {
-                                    // d R_x / d lambda_p = -(+-1).
-                                    let pos = self.lu.position(x, row).expect("pattern");
-                                    self.lu.values_mut()[pos] = -sx;
-                                    if active[p] {
-                                        // d Phi_p / d q_x = c dg/dq_x, scaled by ks / c.
-                                        let pos = self.lu.position(row, x).expect("pattern");
-                                        self.lu.values_mut()[pos] = sx * ks;
-                                    }
+                        for (p, row) in sys.gaps.iter().enumerate() {
+                            let r = n + p;
+                            for &(x, sx) in &row.coeffs {
+                                // d R_x / d lambda_p = -G_px.
+                                let pos = self.lu.position(x, r).expect("pattern");
+                                self.lu.values_mut()[pos] = -sx;
+                                if active[p] {
+                                    // d Phi_p / d q_x = c G_px, scaled by ks / c.
+                                    let pos = self.lu.position(r, x).expect("pattern");
+                                    self.lu.values_mut()[pos] = sx * ks;
                                 }
                             }
                             if !active[p] {
-                                let pos = self.lu.position(row, row).expect("pattern");
+                                let pos = self.lu.position(r, r).expect("pattern");
                                 self.lu.values_mut()[pos] = ks / c;
                             }
                         }

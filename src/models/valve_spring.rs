@@ -30,6 +30,8 @@
 
 use std::f64::consts::PI;
 
+use crate::integrators::linear_contact::{ContactSystem, GapRow};
+
 /// The spring's data (SI units).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpringParams {
@@ -88,17 +90,22 @@ impl SpringParams {
     }
 }
 
-/// A cycloidal rise-return valve lift (R. L. Norton, Cam Design and
+/// A cycloidal rise-dwell-return valve lift (R. L. Norton, Cam Design and
 /// Manufacturing Handbook, 2nd ed., Industrial Press 2009, ch. 3: the
 /// cycloidal displacement c(u) = u - sin(2 pi u) / (2 pi), continuous
-/// acceleration): h = H c(theta / beta) over [0, beta], H c((2 beta -
-/// theta) / beta) over [beta, 2 beta], 0 elsewhere; theta = 2 pi n_cam t.
+/// acceleration): h = H c(theta / beta) over [0, beta], H over the dwell
+/// [beta, beta + delta], H c((2 beta + delta - theta) / beta) over
+/// [beta + delta, 2 beta + delta], 0 elsewhere (the base circle);
+/// theta = 2 pi n_cam t, taken modulo 2 pi (the lift repeats every cam
+/// revolution).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CamLift {
     /// H [m].
     pub lift: f64,
     /// beta [rad], the rise (and return) angle.
     pub rise_angle: f64,
+    /// delta [rad], the dwell at full lift.
+    pub dwell_angle: f64,
     /// n_cam [rev/s].
     pub cam_speed: f64,
 }
@@ -112,12 +119,14 @@ impl CamLift {
     /// (h, h', h'') at time t [m, m/s, m/s^2].
     pub fn at(&self, t: f64) -> (f64, f64, f64) {
         let w = 2.0 * PI * self.cam_speed;
-        let theta = w * t;
-        let b = self.rise_angle;
+        let theta = (w * t).rem_euclid(2.0 * PI);
+        let (b, dw) = (self.rise_angle, self.dwell_angle);
         let (u, du) = if (0.0..=b).contains(&theta) {
             (theta / b, w / b)
-        } else if theta > b && theta <= 2.0 * b {
-            ((2.0 * b - theta) / b, -w / b)
+        } else if theta > b && theta <= b + dw {
+            return (self.lift, 0.0, 0.0);
+        } else if theta > b + dw && theta <= 2.0 * b + dw {
+            ((2.0 * b + dw - theta) / b, -w / b)
         } else {
             return (0.0, 0.0, 0.0);
         };
@@ -127,9 +136,17 @@ impl CamLift {
         (h, hd, hdd)
     }
 
-    /// The duration of the lift event 2 beta / w [s].
+    /// The duration of the lift event (2 beta + delta) / w [s].
     pub fn event_duration(&self) -> f64 {
-        2.0 * self.rise_angle / (2.0 * PI * self.cam_speed)
+        (2.0 * self.rise_angle + self.dwell_angle) / (2.0 * PI * self.cam_speed)
+    }
+
+    /// (h, dh/dtheta, d^2h/dtheta^2) at cam angle theta [m, m/rad,
+    /// m/rad^2]: the profile itself, independent of the speed.
+    pub fn profile(&self, theta: f64) -> (f64, f64, f64) {
+        let w = 2.0 * PI * self.cam_speed;
+        let (h, hd, hdd) = self.at(theta / w);
+        (h, hd / w, hdd / (w * w))
     }
 }
 
@@ -152,6 +169,23 @@ pub struct Spring {
     pub node_mass: f64,
     /// Contact pairs (i, i + M) with at least one free node.
     pub pairs: Vec<(usize, usize)>,
+}
+
+/// Where the retainer's displacement s comes from when the spring is
+/// assembled into a [`ContactSystem`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RetainerMotion {
+    /// Prescribed by a cam lift (the system's driver with this index).
+    Driver(usize),
+    /// A degree of freedom of the system (the valve).
+    Dof(usize),
+}
+
+/// A node position as an affine form: sum coeff q + constant + drive s_d.
+struct NodeForm {
+    dof: Option<(usize, f64)>,
+    constant: f64,
+    drive: Option<(usize, f64)>,
 }
 
 /// What a node is.
@@ -352,6 +386,147 @@ impl Spring {
         f
     }
 
+    /// The node's position as an affine form of the system's DOFs and
+    /// drivers (the free lumps are DOFs 0..n).
+    fn node_form(&self, i: usize, retainer: RetainerMotion) -> NodeForm {
+        match self.node(i) {
+            Node::Seat => NodeForm {
+                dof: None,
+                constant: self.free_positions[i],
+                drive: None,
+            },
+            Node::Free(k) => NodeForm {
+                dof: Some((k, 1.0)),
+                constant: 0.0,
+                drive: None,
+            },
+            Node::Retainer => {
+                let constant = self.free_positions[i]
+                    - (self.params.free_length - self.params.installed_length);
+                match retainer {
+                    RetainerMotion::Driver(d) => NodeForm {
+                        dof: None,
+                        constant,
+                        drive: Some((d, -1.0)),
+                    },
+                    RetainerMotion::Dof(r) => NodeForm {
+                        dof: Some((r, -1.0)),
+                        constant,
+                        drive: None,
+                    },
+                }
+            }
+        }
+    }
+
+    /// The difference of two nodes' forms, x_j - x_i, as (DOF coefficients,
+    /// constant, drive coefficients).
+    #[allow(clippy::type_complexity)]
+    fn difference(
+        &self,
+        i: usize,
+        j: usize,
+        retainer: RetainerMotion,
+    ) -> (Vec<(usize, f64)>, f64, Vec<(usize, f64)>) {
+        let (a, b) = (self.node_form(i, retainer), self.node_form(j, retainer));
+        let mut coeffs = Vec::new();
+        if let Some((k, c)) = b.dof {
+            coeffs.push((k, c));
+        }
+        if let Some((k, c)) = a.dof {
+            match coeffs.iter_mut().find(|(x, _)| *x == k) {
+                Some(e) => e.1 -= c,
+                None => coeffs.push((k, -c)),
+            }
+        }
+        coeffs.retain(|&(_, c)| c != 0.0);
+        let mut drives = Vec::new();
+        if let Some((d, c)) = b.drive {
+            drives.push((d, c));
+        }
+        if let Some((d, c)) = a.drive {
+            match drives.iter_mut().find(|(x, _)| *x == d) {
+                Some(e) => e.1 -= c,
+                None => drives.push((d, -c)),
+            }
+        }
+        drives.retain(|&(_, c)| c != 0.0);
+        (coeffs, b.constant - a.constant, drives)
+    }
+
+    /// Adds the spring to `system`: the free lumps' masses on DOFs 0..n
+    /// (the system must have at least n DOFs), the active segments as
+    /// spring-dampers (a segment's tension k_s (e - l0) + c_s e', e the
+    /// nodes' distance, acts with -de/dq on the DOFs), and every coil pair
+    /// as a contact row g = x_j - x_i - d (`with_contact`). The retainer's
+    /// displacement is a driver or a DOF (`retainer`). Returns the index
+    /// of the first contact row added.
+    pub fn assemble(
+        &self,
+        system: &mut ContactSystem,
+        retainer: RetainerMotion,
+        with_contact: bool,
+    ) -> usize {
+        let (ks, cs) = (self.segment_stiffness, self.segment_damping);
+        for k in 0..self.dofs() {
+            system.mass[k] += self.node_mass;
+        }
+        let nb = self.end_segments;
+        for j in nb..nb + self.active_segments {
+            let l0 = self.free_positions[j + 1] - self.free_positions[j];
+            let (a, e0, drives) = self.difference(j, j + 1, retainer);
+            for &(x, cx) in &a {
+                for &(y, cy) in &a {
+                    *system.stiffness.entry((x, y)).or_insert(0.0) += ks * cx * cy;
+                    *system.damping.entry((x, y)).or_insert(0.0) += cs * cx * cy;
+                }
+                system.load[x] -= cx * ks * (e0 - l0);
+                for &(d, cd) in &drives {
+                    system.load_drives[d].push((x, -cx * ks * cd, -cx * cs * cd));
+                }
+            }
+        }
+        let first = system.gaps.len();
+        if with_contact {
+            for &(i, j) in &self.pairs {
+                let (coeffs, e0, drives) = self.difference(i, j, retainer);
+                system.gaps.push(GapRow {
+                    coeffs,
+                    constant: e0 - self.params.wire_diameter,
+                    drives,
+                });
+            }
+        }
+        first
+    }
+
+    /// The spring alone under a prescribed retainer lift (the valve-spring
+    /// study): DOFs = the free lumps, driver 0 = the cam, one contact row
+    /// per coil pair (in the order of `pairs`).
+    pub fn prescribed_system(&self, cam: CamLift) -> ContactSystem {
+        let mut system = ContactSystem::new(vec![0.0; self.dofs()]);
+        let d = system.add_driver(cam);
+        self.assemble(&mut system, RetainerMotion::Driver(d), true);
+        system.stiffness_scale = self.segment_stiffness;
+        system.length_scale = self.params.wire_diameter;
+        system.extent = self.params.free_length;
+        system
+    }
+
+    /// The force the spring presses on the retainer (positive in
+    /// compression): minus the last active segment's tension plus the
+    /// contact forces on retainer nodes.
+    pub fn retainer_force(&self, z: &[f64], v: &[f64], s: (f64, f64), lambda: &[f64]) -> f64 {
+        let top = self.end_segments + self.active_segments - 1;
+        let mut f = -self.segment_tension(top, z, v, s);
+        for (p, &(_, j)) in self.pairs.iter().enumerate() {
+            if matches!(self.node(j), Node::Retainer) {
+                f += lambda[p];
+            }
+        }
+        f
+    }
+
     /// The discrete chain's natural frequencies without contact, both ends
     /// fixed: w_j = 2 sqrt(k_s / m) sin(j pi / (2 N_a)) / (2 pi) [Hz].
     pub fn chain_frequencies(&self) -> Vec<f64> {
@@ -426,12 +601,118 @@ mod tests {
         assert!((0..s.pairs.len()).all(|p| s.gap(p, &z, 0.0) > 0.0));
     }
 
+    /// With a dwell: H held over [beta, beta + delta], the return mirrors
+    /// the rise, the lift repeats every revolution, and the profile in the
+    /// cam angle does not depend on the speed.
+    #[test]
+    fn the_dwell_holds_full_lift_and_the_lift_repeats() {
+        let c = CamLift {
+            lift: 8e-3,
+            rise_angle: PI / 3.0,
+            dwell_angle: PI / 9.0,
+            cam_speed: 40.0,
+        };
+        let w = 2.0 * PI * 40.0;
+        let at = |theta: f64| c.at(theta / w);
+        assert_eq!(at(PI / 3.0 + PI / 18.0), (8e-3, 0.0, 0.0));
+        for u in [0.1, 0.37, 0.8] {
+            let rise = at(u * PI / 3.0);
+            let ret = at(2.0 * PI / 3.0 + PI / 9.0 - u * PI / 3.0);
+            assert!((rise.0 - ret.0).abs() < 1e-15 && (rise.1 + ret.1).abs() < 1e-12);
+            let next = c.at(u * PI / 3.0 / w + 1.0 / 40.0);
+            assert!((next.0 - rise.0).abs() < 1e-12);
+        }
+        assert!((c.event_duration() - (2.0 * PI / 3.0 + PI / 9.0) / w).abs() < 1e-15);
+        let slow = CamLift {
+            cam_speed: 5.0,
+            ..c
+        };
+        let (a, b) = (c.profile(0.4), slow.profile(0.4));
+        assert!((a.0 - b.0).abs() < 1e-15 && (a.1 - b.1).abs() < 1e-12 && (a.2 - b.2).abs() < 1e-9);
+        assert!(
+            (a.2 - 8e-3 * 2.0 * PI * (2.0 * PI * 0.4 / (PI / 3.0)).sin() / (PI / 3.0).powi(2))
+                .abs()
+                < 1e-12
+        );
+    }
+
+    /// The assembled system reproduces the spring's own forces and gaps:
+    /// with the retainer prescribed (driver) and with the retainer a DOF,
+    /// where the generalised force on that DOF is minus the retainer force.
+    #[test]
+    fn the_assembled_system_reproduces_the_spring() {
+        let s = Spring::new(tu_delft()).expect("spring");
+        let n = s.dofs();
+        let cam = CamLift {
+            lift: 8e-3,
+            rise_angle: PI / 3.0,
+            dwell_angle: 0.0,
+            cam_speed: 40.0,
+        };
+        let t = 2.1e-3;
+        let (h, hd, _) = cam.at(t);
+        let z: Vec<f64> = s
+            .installed_state()
+            .iter()
+            .enumerate()
+            .map(|(k, x)| x - 1e-4 * ((k as f64) * 0.7).sin())
+            .collect();
+        let v: Vec<f64> = (0..n).map(|k| 0.3 * (k as f64 * 1.3).cos()).collect();
+        let lambda: Vec<f64> = (0..s.pairs.len()).map(|p| (p % 3) as f64 * 10.0).collect();
+        let mut expected = vec![0.0; n];
+        s.internal_forces(&z, &v, (h, hd), &mut expected);
+        for p in 0..s.pairs.len() {
+            s.add_contact(p, lambda[p], &mut expected);
+        }
+        // Prescribed retainer.
+        let sys = s.prescribed_system(cam);
+        let drives = sys.drives(t);
+        let mut f = vec![0.0; n];
+        let mut kq = vec![0.0; n];
+        sys.load_at(&drives, &mut f);
+        sys.linear_forces(&z, &v, &mut kq);
+        for p in 0..s.pairs.len() {
+            sys.add_contact(p, lambda[p], &mut f);
+            assert!((sys.gap(p, &z, &drives) - s.gap(p, &z, h)).abs() < 1e-15);
+            assert!((sys.gap_rate(p, &v, &drives) - s.gap_rate(p, &v, hd)).abs() < 1e-12);
+        }
+        let scale = s.segment_stiffness * 1e-3;
+        for k in 0..n {
+            assert!((f[k] - kq[k] - expected[k]).abs() < 1e-9 * scale, "{k}");
+        }
+        // Retainer as DOF n.
+        let mut sys = ContactSystem::new(vec![0.0; n + 1]);
+        s.assemble(&mut sys, RetainerMotion::Dof(n), true);
+        let mut q = z.clone();
+        q.push(h);
+        let mut w = v.clone();
+        w.push(hd);
+        let mut f = vec![0.0; n + 1];
+        let mut kq = vec![0.0; n + 1];
+        sys.load_at(&[], &mut f);
+        sys.linear_forces(&q, &w, &mut kq);
+        for p in 0..s.pairs.len() {
+            sys.add_contact(p, lambda[p], &mut f);
+            assert!((sys.gap(p, &q, &[]) - s.gap(p, &z, h)).abs() < 1e-15);
+        }
+        for k in 0..n {
+            assert!((f[k] - kq[k] - expected[k]).abs() < 1e-9 * scale, "{k}");
+        }
+        let on_valve = f[n] - kq[n];
+        let retainer = s.retainer_force(&z, &v, (h, hd), &lambda);
+        assert!(
+            (on_valve + retainer).abs() < 1e-9 * scale,
+            "{on_valve} {retainer}"
+        );
+    }
+
     /// The cycloidal lift: continuous, H at beta, velocity by differences.
     #[test]
     fn the_cycloidal_lift_is_smooth() {
         let c = CamLift {
             lift: 8e-3,
             rise_angle: PI / 3.0,
+            dwell_angle: 0.0,
             cam_speed: 40.0,
         };
         let te = c.event_duration();

@@ -46,18 +46,6 @@ fn energy(sp: &Spring, s: &BdfState, ret: f64) -> f64 {
     kinetic + strain
 }
 
-/// The force the spring presses on the retainer (positive in compression).
-fn retainer_force(sp: &Spring, s: &BdfState, r: (f64, f64)) -> f64 {
-    let top = sp.end_segments + sp.active_segments - 1;
-    let mut f = -sp.segment_tension(top, &s.q, &s.v, r);
-    for (p, &(_, j)) in sp.pairs.iter().enumerate() {
-        if matches!(sp.node(j), Node::Retainer) {
-            f += s.lambda[p];
-        }
-    }
-    f
-}
-
 /// Viscous power of the segment dampers [W].
 fn damping_power(sp: &Spring, s: &BdfState, r: (f64, f64)) -> f64 {
     let nb = sp.end_segments;
@@ -170,7 +158,8 @@ fn integrate(
     stepping: Stepping,
 ) -> Result<(Trace, crate::integrators::bdf_contact::BdfStats), String> {
     let sp = &cfg.spring;
-    let mut bdf = BdfContact::new(sp, cfg.cam, contact)?;
+    let system = sp.prescribed_system(cfg.cam);
+    let mut bdf = BdfContact::new(&system, contact)?;
     let start = BdfState {
         t: 0.0,
         q: sp.installed_state(),
@@ -207,7 +196,7 @@ fn integrate(
         trace.closed_sets.push(set);
         trace.min_gap.push(min_gap);
         trace.energy.push(energy(sp, s, h));
-        let pw = retainer_force(sp, s, r) * hd;
+        let pw = sp.retainer_force(&s.q, &s.v, r, &s.lambda) * hd;
         let pd = damping_power(sp, s, r);
         let (w, d) = match prev {
             None => (0.0, 0.0),

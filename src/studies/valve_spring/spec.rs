@@ -352,6 +352,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let cam = CamLift {
         lift,
         rise_angle: rise.to_radians(),
+        dwell_angle: 0.0,
         cam_speed: match c.cam_speed {
             None => 40.0,
             Some(v) => ctx.positive("cam.cam_speed", v)?,
