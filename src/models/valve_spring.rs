@@ -640,6 +640,7 @@ mod tests {
     /// with the retainer prescribed (driver) and with the retainer a DOF,
     /// where the generalised force on that DOF is minus the retainer force.
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn the_assembled_system_reproduces_the_spring() {
         let s = Spring::new(tu_delft()).expect("spring");
         let n = s.dofs();

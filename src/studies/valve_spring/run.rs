@@ -12,7 +12,7 @@ use crate::harness::table::Table;
 use crate::integrators::bdf_contact::{BdfContact, BdfState, ContactModel, Stepping};
 use crate::lcp::Lcp;
 use crate::lcp::lemke::{LemkeParams, lemke};
-use crate::models::valve_spring::{Node, Spring};
+use crate::models::valve_spring::Spring;
 use crate::studies::valve_spring::spec::{CaseConfig, MethodConfig};
 
 /// What every accepted step records.
