@@ -357,22 +357,17 @@ fn a_kinetic_coefficient_one_percent_high_fails_the_exact_stick_slip() {
     }
 }
 
-/// A shear modulus 1 % high in the integrated spring (the fine reference
-/// keeps the repository's): the rate and the surge frequency move by 1 %
-/// and 0.5 %, and the seat force during the lift by about 1 % of 500 N,
-/// beyond the 5.5 N the NCP check allows against the reference.
+/// A shear modulus 2 % high in the integrated spring (the fine reference
+/// keeps the repository's): the rate and the surge frequency move by 2 %
+/// and 1 %, and the seat force during the lift by about 2 % of 500 N,
+/// twice the 5.5 N the NCP check allows against the reference (1 % gave
+/// 5.497 N: too close to the tolerance to prove anything).
 #[test]
-fn a_shear_modulus_one_percent_high_fails_the_seat_force_reference() {
+fn a_shear_modulus_two_percent_high_fails_the_seat_force_reference() {
     let rows = perturbed_model_rows(
         "experiments/quick/valve-spring-quick.toml",
         "valve-spring-quick",
-        |t| {
-            set(
-                t,
-                &["spring", "shear_modulus"],
-                toml::Value::Float(82.315e9),
-            )
-        },
+        |t| set(t, &["spring", "shear_modulus"], toml::Value::Float(83.13e9)),
     );
     let row = rows
         .iter()
@@ -380,7 +375,29 @@ fn a_shear_modulus_one_percent_high_fails_the_seat_force_reference() {
         .expect("row");
     assert!(
         !row.passed,
-        "seat force passed with G 1 % off: {} (tolerance {})",
+        "seat force passed with G 2 % off: {} (tolerance {})",
+        row.value, row.tolerance
+    );
+}
+
+/// A valve 2 % heavier in the integrated valvetrain (the analytic jump
+/// speed keeps the unperturbed masses): the rigid mass grows by 1 %, the
+/// jump speed falls by about 0.5 % (0.23 rev/s), beyond the bisection's
+/// 0.1 rev/s.
+#[test]
+fn a_valve_two_percent_heavier_fails_the_rigid_jump_speed() {
+    let rows = perturbed_model_rows(
+        "experiments/quick/valvetrain-quick.toml",
+        "valvetrain-rigid-jump-quick",
+        |t| set(t, &["valvetrain", "valve_mass"], toml::Value::Float(0.051)),
+    );
+    let row = rows
+        .iter()
+        .find(|r| r.check == "rigid-jump-speed")
+        .expect("row");
+    assert!(
+        !row.passed,
+        "jump speed passed with the valve 2 % heavier: {} (tolerance {})",
         row.value, row.tolerance
     );
 }

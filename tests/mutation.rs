@@ -96,6 +96,43 @@ error_window = 1.0e-5
 "#
             .into(),
         ),
+        (
+            "valvetrain",
+            r#"
+[[study]]
+name = "train"
+kind = "valvetrain"
+[study.valvetrain]
+valve_mass = 0.05
+follower_mass = 0.03
+stem_stiffness = 5.94e7
+lash = 0.0
+[study.spring]
+wire_diameter = 4.0e-3
+mean_diameter = 24.0e-3
+active_coils = 4.5
+end_coils = 2
+shear_modulus = 81.5e9
+density = 7850.0
+masses_per_coil = 2
+[study.cam]
+lift = 8.0e-3
+rise_angle = 60.0
+cam_speed = 40.0
+[study.integrator]
+method = "ncp-bdf"
+dt = 1.0e-4
+revolutions = 1
+samples_per_revolution = 100
+[study.variants.single]
+spring_model = "single-mass"
+[study.jump]
+low = 30.0
+high = 60.0
+resolution = 5.0
+"#
+            .into(),
+        ),
     ]
 }
 

@@ -6,3 +6,4 @@ pub mod blades;
 pub mod gap_system;
 pub mod slider_crank;
 pub mod valve_spring;
+pub mod valvetrain;

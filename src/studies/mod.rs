@@ -2,13 +2,14 @@
 //! [`Study`](crate::harness::study::Study).
 
 /// The registered study kinds.
-pub const KINDS: [&str; 6] = [
+pub const KINDS: [&str; 7] = [
     "gap-system",
     "slider-crank",
     "stick-slip",
     "friction-law",
     "shrouded-blades",
     "valve-spring",
+    "valvetrain",
 ];
 
 /// The kinds as a list for error messages.
@@ -23,6 +24,7 @@ pub mod shrouded_blades;
 pub mod slider_crank;
 pub mod stick_slip;
 pub mod valve_spring;
+pub mod valvetrain;
 
 use crate::error::InputError;
 use crate::harness::spec::StudySpec;
@@ -37,6 +39,7 @@ pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
         "friction-law" => Ok(Box::new(friction_law::build(spec)?)),
         "shrouded-blades" => Ok(Box::new(shrouded_blades::build(spec)?)),
         "valve-spring" => Ok(Box::new(valve_spring::build(spec)?)),
+        "valvetrain" => Ok(Box::new(valvetrain::build(spec)?)),
         other => Err(InputError::value(
             &spec.file,
             &spec.name,

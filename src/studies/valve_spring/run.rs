@@ -63,7 +63,7 @@ fn damping_power(sp: &Spring, s: &BdfState, r: (f64, f64)) -> f64 {
 /// divided by the interval's length is the value at at[i] (at[0]: y[0]).
 /// Impulsive contact forces make point values of the seat force grow as
 /// the step shrinks; their interval means converge.
-fn interval_means(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
+pub fn interval_means(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
     let mut out = Vec::with_capacity(at.len());
     out.push(y.first().copied().unwrap_or(f64::NAN));
     let mut k = 1;

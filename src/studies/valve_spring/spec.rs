@@ -50,9 +50,10 @@ struct AnalysisToml {
     error_window: Option<f64>,
 }
 
+/// The `[spring]` table (shared with the valvetrain kind).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SpringToml {
+pub(crate) struct SpringToml {
     wire_diameter: f64,
     mean_diameter: f64,
     active_coils: f64,
@@ -70,29 +71,31 @@ struct SpringToml {
     damping_ratio: Option<f64>,
 }
 
+/// The `[cam]` table (shared with the valvetrain kind).
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct CamToml {
+pub(crate) struct CamToml {
     lift: Option<f64>,
     rise_angle: Option<f64>,
+    dwell_angle: Option<f64>,
     cam_speed: Option<f64>,
 }
 
 /// A method's keys (`[integrator]` and each `[variants.<label>]`).
 #[derive(Debug, Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
-struct MethodToml {
-    method: Option<String>,
-    dt: Option<f64>,
-    t_end: Option<f64>,
-    order: Option<i64>,
-    tolerance: Option<f64>,
-    adaptive: Option<bool>,
-    penalty_stiffness: Option<f64>,
-    penalty_damping: Option<f64>,
-    ncp_constant: Option<f64>,
-    output_interval: Option<f64>,
-    max_steps: Option<usize>,
+pub(crate) struct MethodToml {
+    pub(crate) method: Option<String>,
+    pub(crate) dt: Option<f64>,
+    pub(crate) t_end: Option<f64>,
+    pub(crate) order: Option<i64>,
+    pub(crate) tolerance: Option<f64>,
+    pub(crate) adaptive: Option<bool>,
+    pub(crate) penalty_stiffness: Option<f64>,
+    pub(crate) penalty_damping: Option<f64>,
+    pub(crate) ncp_constant: Option<f64>,
+    pub(crate) output_interval: Option<f64>,
+    pub(crate) max_steps: Option<usize>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -166,7 +169,9 @@ pub struct CaseConfig {
     pub peer: Option<Peer>,
 }
 
-fn method(
+/// One method's contact model and stepping from its keys (`raw`, falling
+/// back to `base`); `ks` is the default NCP constant.
+pub(crate) fn method(
     ctx: &Ctx,
     at: &str,
     raw: &MethodToml,
@@ -268,96 +273,9 @@ fn method(
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     let raw: CaseToml = ctx.parse(table)?;
-    let s = &raw.spring;
-    let d = ctx.positive("spring.wire_diameter", s.wire_diameter)?;
-    let dm = ctx.positive("spring.mean_diameter", s.mean_diameter)?;
-    if dm <= d {
-        return Err(ctx.err(
-            "spring.mean_diameter",
-            dm,
-            format!("a diameter > wire_diameter = {d} m"),
-        ));
-    }
-    let na = ctx.positive("spring.active_coils", s.active_coils)?;
-    let ne = s.end_coils;
-    if !(ne.is_finite() && ne >= 0.0) {
-        return Err(ctx.err(
-            "spring.end_coils",
-            ne,
-            "a number >= 0 (closed coils, half at each end)",
-        ));
-    }
-    let mpc = match s.masses_per_coil {
-        n @ 1..=1000 => n as usize,
-        n => return Err(ctx.err("spring.masses_per_coil", n, "an integer in 1..=1000")),
-    };
-    let free_length = match s.free_length {
-        None => 41e-3,
-        Some(v) => ctx.positive("spring.free_length", v)?,
-    };
-    let installed = match s.installed_length {
-        None => 39e-3,
-        Some(v) => ctx.positive("spring.installed_length", v)?,
-    };
-    if installed > free_length {
-        return Err(ctx.err(
-            "spring.installed_length",
-            installed,
-            format!("a length <= free_length = {free_length} m"),
-        ));
-    }
-    let progressivity = match s.progressivity {
-        None => 0.5,
-        Some(a) if a.is_finite() && (0.0..1.0).contains(&a) => a,
-        Some(a) => return Err(ctx.err("spring.progressivity", a, "a number in [0, 1)")),
-    };
-    let damping_ratio = match s.damping_ratio {
-        None => 0.02,
-        Some(z) if z.is_finite() && (0.0..1.0).contains(&z) => z,
-        Some(z) => return Err(ctx.err("spring.damping_ratio", z, "a number in [0, 1)")),
-    };
-    let params = SpringParams {
-        wire_diameter: d,
-        mean_diameter: dm,
-        active_coils: na,
-        end_coils: ne,
-        shear_modulus: ctx.positive("spring.shear_modulus", s.shear_modulus)?,
-        density: ctx.positive("spring.density", s.density)?,
-        masses_per_coil: mpc,
-        free_length,
-        installed_length: installed,
-        progressivity,
-        damping_ratio,
-    };
-    let spring = Spring::new(params).map_err(|e| ctx.err("spring", "the geometry", e))?;
-    let c = &raw.cam;
-    let lift = match c.lift {
-        None => 8e-3,
-        Some(h) if h.is_finite() && h >= 0.0 => h,
-        Some(h) => return Err(ctx.err("cam.lift", h, "a lift >= 0 [m]")),
-    };
-    let room = installed - spring.params.solid_length();
-    if lift >= room {
-        return Err(ctx.err(
-            "cam.lift",
-            lift,
-            format!("a lift below installed_length - solid length = {room:e} m (the spring would go solid)"),
-        ));
-    }
-    let rise = match c.rise_angle {
-        None => 60.0,
-        Some(a) if a.is_finite() && a > 0.0 && a <= 180.0 => a,
-        Some(a) => return Err(ctx.err("cam.rise_angle", a, "an angle in (0, 180] degrees")),
-    };
-    let cam = CamLift {
-        lift,
-        rise_angle: rise.to_radians(),
-        dwell_angle: 0.0,
-        cam_speed: match c.cam_speed {
-            None => 40.0,
-            Some(v) => ctx.positive("cam.cam_speed", v)?,
-        },
-    };
+    let spring = spring(ctx, &raw.spring)?;
+    let cam = cam(ctx, &raw.cam, &spring)?;
+    let free_length = spring.params.free_length;
     let ks = spring.segment_stiffness;
     let base = &raw.integrator;
     let mut first = method(ctx, "integrator", base, &MethodToml::default(), ks)?;
@@ -563,4 +481,117 @@ fn read_cost(path: &std::path::Path) -> Result<Vec<PeerRun>, String> {
             ))
         })
         .collect()
+}
+
+/// The validated spring of a `[spring]` table.
+pub(crate) fn spring(ctx: &Ctx, raw: &SpringToml) -> Result<Spring, InputError> {
+    let s = raw;
+    let d = ctx.positive("spring.wire_diameter", s.wire_diameter)?;
+    let dm = ctx.positive("spring.mean_diameter", s.mean_diameter)?;
+    if dm <= d {
+        return Err(ctx.err(
+            "spring.mean_diameter",
+            dm,
+            format!("a diameter > wire_diameter = {d} m"),
+        ));
+    }
+    let na = ctx.positive("spring.active_coils", s.active_coils)?;
+    let ne = s.end_coils;
+    if !(ne.is_finite() && ne >= 0.0) {
+        return Err(ctx.err(
+            "spring.end_coils",
+            ne,
+            "a number >= 0 (closed coils, half at each end)",
+        ));
+    }
+    let mpc = match s.masses_per_coil {
+        n @ 1..=1000 => n as usize,
+        n => return Err(ctx.err("spring.masses_per_coil", n, "an integer in 1..=1000")),
+    };
+    let free_length = match s.free_length {
+        None => 41e-3,
+        Some(v) => ctx.positive("spring.free_length", v)?,
+    };
+    let installed = match s.installed_length {
+        None => 39e-3,
+        Some(v) => ctx.positive("spring.installed_length", v)?,
+    };
+    if installed > free_length {
+        return Err(ctx.err(
+            "spring.installed_length",
+            installed,
+            format!("a length <= free_length = {free_length} m"),
+        ));
+    }
+    let progressivity = match s.progressivity {
+        None => 0.5,
+        Some(a) if a.is_finite() && (0.0..1.0).contains(&a) => a,
+        Some(a) => return Err(ctx.err("spring.progressivity", a, "a number in [0, 1)")),
+    };
+    let damping_ratio = match s.damping_ratio {
+        None => 0.02,
+        Some(z) if z.is_finite() && (0.0..1.0).contains(&z) => z,
+        Some(z) => return Err(ctx.err("spring.damping_ratio", z, "a number in [0, 1)")),
+    };
+    let params = SpringParams {
+        wire_diameter: d,
+        mean_diameter: dm,
+        active_coils: na,
+        end_coils: ne,
+        shear_modulus: ctx.positive("spring.shear_modulus", s.shear_modulus)?,
+        density: ctx.positive("spring.density", s.density)?,
+        masses_per_coil: mpc,
+        free_length,
+        installed_length: installed,
+        progressivity,
+        damping_ratio,
+    };
+    let spring = Spring::new(params).map_err(|e| ctx.err("spring", "the geometry", e))?;
+    Ok(spring)
+}
+
+/// The validated cam of a `[cam]` table for `spring` (the lift must leave
+/// the spring short of solid).
+pub(crate) fn cam(ctx: &Ctx, raw: &CamToml, spring: &Spring) -> Result<CamLift, InputError> {
+    let c = raw;
+    let installed = spring.params.installed_length;
+    let lift = match c.lift {
+        None => 8e-3,
+        Some(h) if h.is_finite() && h >= 0.0 => h,
+        Some(h) => return Err(ctx.err("cam.lift", h, "a lift >= 0 [m]")),
+    };
+    let room = installed - spring.params.solid_length();
+    if lift >= room {
+        return Err(ctx.err(
+            "cam.lift",
+            lift,
+            format!("a lift below installed_length - solid length = {room:e} m (the spring would go solid)"),
+        ));
+    }
+    let rise = match c.rise_angle {
+        None => 60.0,
+        Some(a) if a.is_finite() && a > 0.0 && a <= 180.0 => a,
+        Some(a) => return Err(ctx.err("cam.rise_angle", a, "an angle in (0, 180] degrees")),
+    };
+    let dwell = match c.dwell_angle {
+        None => 0.0,
+        Some(a) if a.is_finite() && a >= 0.0 && 2.0 * rise + a <= 360.0 => a,
+        Some(a) => {
+            return Err(ctx.err(
+                "cam.dwell_angle",
+                a,
+                format!("an angle >= 0 degrees with 2 rise_angle + dwell_angle <= 360 (rise_angle = {rise})"),
+            ));
+        }
+    };
+    let cam = CamLift {
+        lift,
+        rise_angle: rise.to_radians(),
+        dwell_angle: dwell.to_radians(),
+        cam_speed: match c.cam_speed {
+            None => 40.0,
+            Some(v) => ctx.positive("cam.cam_speed", v)?,
+        },
+    };
+    Ok(cam)
 }

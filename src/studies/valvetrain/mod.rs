@@ -1,0 +1,323 @@
+//! Study kind `valvetrain`: a full single valvetrain (the second example of
+//! Haslinger, Offner, Sopouch et al., ZAMM 94 (2014) 957-967): cam,
+//! follower, valve, seat and the valve spring between head and retainer
+//! ([`crate::models::valvetrain`]); every contact (cam-follower,
+//! valve-seat, coil pairs) Signorini as an NCP with BDF and semi-smooth
+//! Newton (`ncp-bdf`) or as spring-damper elements (`penalty-bdf`)
+//! ([`crate::integrators::bdf_contact`]). Each method names its spring
+//! model (multi-mass with or without coil contact, or single mass). Per
+//! case: the last of the simulated revolutions analysed (lift-off, seat
+//! impact and bounce, closing, spring-seat force and its harmonics); with
+//! `[jump]`, each method's jump speed by bisection, beside the rigid
+//! valvetrain's analytic jump speed; with `[reference]`, a fine NCP run of
+//! the multi-mass spring the methods' spring-seat forces are measured
+//! against.
+
+pub mod run;
+pub mod spec;
+mod summary;
+
+use crate::error::{InputError, SolverError};
+use crate::harness::checks::Provides;
+use crate::harness::spec::StudySpec;
+use crate::harness::study::{
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
+    Scalar, Study, StudySummary,
+};
+use crate::integrators::bdf_contact::{ContactModel, Stepping};
+use crate::models::valvetrain::SpringModel;
+
+use spec::CaseConfig;
+
+/// A valvetrain study: its validated cases.
+pub struct ValvetrainStudy {
+    cases: Vec<CaseConfig>,
+    sweep_keys: Vec<String>,
+}
+
+/// Builds the study from its spec (validating every case).
+pub fn build(spec: &StudySpec) -> Result<ValvetrainStudy, InputError> {
+    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    Ok(ValvetrainStudy { cases, sweep_keys })
+}
+
+const COUNTER_DOCS: [(&str, &str); 5] = [
+    ("steps", "accepted BDF steps at the case's speed [-]"),
+    (
+        "rejected_steps",
+        "steps rejected by the error control or a failed Newton solve [-]",
+    ),
+    (
+        "newton_iterations",
+        "(semi-smooth) Newton iterations over all steps [-]",
+    ),
+    (
+        "factorizations",
+        "numeric sparse LU factorizations of the Newton matrix [-]",
+    ),
+    ("max_newton", "most Newton iterations of one step [-]"),
+];
+
+impl Study for ValvetrainStudy {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.cases[case]
+            .methods
+            .iter()
+            .map(|m| {
+                let contact = match m.contact {
+                    ContactModel::Ncp { .. } => {
+                        "every contact Signorini as an NCP, semi-smooth Newton".to_string()
+                    }
+                    ContactModel::Penalty { stiffness, .. } => format!(
+                        "every contact a spring-damper element (k_p = {stiffness:e} N/m), Newton"
+                    ),
+                };
+                let stepping = match m.stepping {
+                    Stepping::Fixed { order, dt } => format!("BDF{order}, fixed step {dt:e} s"),
+                    Stepping::Adaptive { tolerance, .. } => {
+                        format!("variable-step BDF2, rtol {tolerance:e}")
+                    }
+                };
+                MethodPlan {
+                    label: m.label.clone(),
+                    method: m.name.to_string(),
+                    doc: format!("{}; {contact}; {stepping}", m.model_name()),
+                }
+            })
+            .collect()
+    }
+
+    /// Spring-damper contact, when a method uses it; else the first.
+    fn default_baseline(&self) -> Option<String> {
+        let methods = &self.cases.first()?.methods;
+        methods
+            .iter()
+            .find(|m| m.name == "penalty-bdf")
+            .or(methods.first())
+            .map(|m| m.label.clone())
+    }
+
+    fn provides(&self) -> Provides {
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        Provides {
+            study_scalars: strings(&[
+                "liftoff_speed_min",
+                "max_tracking_error_below_jump",
+                "min_cam_force_below_jump",
+                "open_at_end_below_jump",
+                "speeds_below_jump",
+            ]),
+            method_scalars: strings(&[
+                "steps",
+                "liftoff",
+                "min_cam_force",
+                "max_separation",
+                "max_lift",
+                "impact_velocity",
+                "bounce_height",
+                "reopenings",
+                "closes",
+                "closing_angle",
+                "tracking_error",
+                "valve_deviation",
+                "seat_force_peak",
+                "seat_force_deviation",
+                "max_penetration",
+                "max_complementarity",
+                "min_lambda",
+                "jump_speed",
+                "jump_low",
+                "jump_high",
+                "jump_evaluations",
+                "jump_steps",
+                "max_error_spring_seat_force",
+            ]),
+            case_scalars: strings(&[
+                "analytic_jump_speed",
+                "analytic_jump_angle",
+                "rigid_mass",
+                "preload",
+                "rate",
+                "surge_hz",
+                "cam_speed",
+                "dt",
+                "tolerance",
+            ]),
+            columns: strings(&[
+                "t",
+                "cam_angle",
+                "profile",
+                "valve_lift",
+                "follower",
+                "valve_velocity",
+                "valve_acceleration",
+                "cam_force",
+                "valve_seat_force",
+                "spring_seat_force",
+                "spring_seat_sample",
+                "dynamic_seat_force",
+            ]),
+            tables: strings(&["reference", "spectrum"]),
+            methods: Vec::new(),
+        }
+    }
+
+    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
+        COUNTER_DOCS.to_vec()
+    }
+
+    fn measures(&self) -> Measures {
+        let method_cost_keys: Vec<(String, String)> = self
+            .sweep_keys
+            .iter()
+            .filter_map(|key| {
+                let mut parts = key.split('.');
+                match (parts.next(), parts.next(), parts.next()) {
+                    (Some("variants"), Some(label), Some("tolerance" | "dt")) => {
+                        Some((label.to_string(), key.clone()))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        let mut cost_keys: Vec<String> =
+            vec!["integrator.dt".into(), "integrator.tolerance".into()];
+        cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
+        Measures {
+            error: Some((
+                "max_error_spring_seat_force".into(),
+                "spring-seat force error: max over windows of |mean - reference mean| [N]".into(),
+            )),
+            cost_keys,
+            step_keys: vec!["integrator.dt".into()],
+            method_cost_keys,
+        }
+    }
+
+    fn has_reference(&self, case: usize) -> bool {
+        self.cases[case].reference_dt.is_some()
+    }
+
+    fn run_reference(
+        &self,
+        case: usize,
+        _progress: &indicatif::ProgressBar,
+    ) -> Result<ReferenceOutput, SolverError> {
+        let cfg = &self.cases[case];
+        let Some(dt) = cfg.reference_dt else {
+            return Ok(ReferenceOutput::default());
+        };
+        let table = run::reference(cfg, dt).map_err(|message| SolverError::Other {
+            method: "reference".into(),
+            message,
+        })?;
+        Ok(ReferenceOutput {
+            tables: vec![CaseTable {
+                what: "reference".into(),
+                doc: format!(
+                    "fine reference: NCP-BDF2, multi-mass spring with coil contact, dt = {dt:e} s"
+                ),
+                table,
+            }],
+            scalars: Vec::new(),
+            timings: Vec::new(),
+        })
+    }
+
+    fn run_method(
+        &self,
+        case: usize,
+        method: usize,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<MethodOutput, SolverError> {
+        progress.set_length(1);
+        let cfg = &self.cases[case];
+        let out = run::run_method(cfg, &cfg.methods[method]);
+        progress.inc(1);
+        out
+    }
+
+    fn finish_case(
+        &self,
+        case: usize,
+        reference: Option<&ReferenceOutput>,
+        methods: &mut [MethodResult],
+    ) -> Result<Vec<Scalar>, SolverError> {
+        let cfg = &self.cases[case];
+        if let Some(r) = reference.and_then(|r| r.tables.iter().find(|t| t.what == "reference")) {
+            let w = (cfg.error_window / cfg.output_interval()).round().max(1.0) as usize;
+            for m in methods.iter_mut() {
+                let Ok(run) = &mut m.outcome else { continue };
+                if let (Some(a), Some(b)) = (
+                    run.output.series.values("spring_seat_force"),
+                    r.table.values("spring_seat_force"),
+                ) {
+                    run.output.scalars.push(Scalar::new(
+                        "max_error_spring_seat_force",
+                        crate::studies::valve_spring::run::window_error(a, b, w),
+                        format!("max over windows of {} s of |mean spring-seat force - mean of the fine NCP reference| [N]", cfg.error_window),
+                    ));
+                }
+            }
+        }
+        let fail = |message: String| SolverError::Other {
+            method: "analytic".into(),
+            message,
+        };
+        let rigid = cfg
+            .train(SpringModel::SingleMass, cfg.cam.cam_speed)
+            .map_err(fail)?;
+        let (jump, angle) = rigid.rigid_jump_speed();
+        let first = &cfg.methods[0];
+        let (dt, tol) = match first.stepping {
+            Stepping::Fixed { dt, .. } => (dt, f64::NAN),
+            Stepping::Adaptive {
+                tolerance,
+                first_step,
+            } => (first_step, tolerance),
+        };
+        Ok(vec![
+            Scalar::new(
+                "analytic_jump_speed",
+                jump,
+                "the rigid single-mass valvetrain's jump speed: min over the cam angles with h'' < 0 of sqrt((F0 + k x) / (m |h''|)) / (2 pi), m = follower + valve + top end coil + m_active / 3 [rev/s]",
+            ),
+            Scalar::new(
+                "analytic_jump_angle",
+                angle.to_degrees(),
+                "the cam angle where the rigid valvetrain first lifts off [deg]",
+            ),
+            Scalar::new(
+                "rigid_mass",
+                rigid.rigid_mass(),
+                "follower + valve + top end coil + a third of the active coils [kg]",
+            ),
+            Scalar::new("preload", rigid.preload(), "k (L0 - L_inst) [N]"),
+            Scalar::new(
+                "rate",
+                rigid.spring.params.rate(),
+                "k = G d^4 / (8 D^3 n_a) [N/m]",
+            ),
+            Scalar::new(
+                "surge_hz",
+                rigid.spring.params.surge_frequency(),
+                "the spring's first surge frequency sqrt(k / m_active) / 2 [Hz]",
+            ),
+            Scalar::new("cam_speed", cfg.cam.cam_speed, "camshaft speed [rev/s]"),
+            Scalar::new(
+                "dt",
+                dt,
+                "step (first step when adaptive) of the first method [s]",
+            ),
+            Scalar::new(
+                "tolerance",
+                tol,
+                "rtol of the first method when adaptive [-]",
+            ),
+        ])
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&self.cases, cases)
+    }
+}
