@@ -156,6 +156,8 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
     alpha_checks.push(check("alpha", "*", "order", 1.2, 1.0));
     let alpha = StudyResult {
         name: "alpha".into(),
+        reproduces: String::new(),
+        parameters: Vec::new(),
         kind: "gap-system".into(),
         description: "SDOF oscillator with a gap-activated spring.".into(),
         file: PathBuf::from("experiments/alpha.toml"),
@@ -191,6 +193,8 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
     failed.methods[0].outcome = Err(failure.clone());
     let beta = StudyResult {
         name: "beta".into(),
+        reproduces: String::new(),
+        parameters: Vec::new(),
         kind: "gap-system".into(),
         description: String::new(),
         file: PathBuf::from("experiments/beta.toml"),
@@ -430,6 +434,8 @@ fn speed_run() -> RunResult {
     };
     let study = StudyResult {
         name: "speed".into(),
+        reproduces: String::new(),
+        parameters: Vec::new(),
         kind: "gap-system".into(),
         description: String::new(),
         file: PathBuf::from("experiments/speed.toml"),
@@ -803,7 +809,7 @@ fn history_appends_only_recorded_runs_and_flags_changes() {
     assert_eq!(h.rows.iter().filter(|r| r.metric == "cpu_s").count(), 2 * 5);
     assert_eq!(
         read(&path).lines().next(),
-        Some("commit,date,host,suite,study,case,method,metric,value")
+        Some(history::COLUMNS.join(",").as_str())
     );
     let flags = history::compare_latest(&h);
     let pivots = flags

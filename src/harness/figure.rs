@@ -114,3 +114,86 @@ pub struct Figure {
     /// which paper figure it regenerates.
     pub caption: String,
 }
+
+impl Figure {
+    /// What makes the figure unfit to draw: a line series (solid or dashed)
+    /// with fewer than two drawable points draws nothing (a line with
+    /// markers still draws its one marker); a
+    /// figure without any drawable point is empty. The report shows these
+    /// in place of the figure, and the tests fail on them.
+    pub fn problems(&self) -> Vec<String> {
+        let finite = |s: &Series| {
+            s.points
+                .iter()
+                .filter(|(x, y)| {
+                    x.is_finite()
+                        && y.is_finite()
+                        && (self.x.scale == Scale::Linear || *x > 0.0)
+                        && (self.y.scale == Scale::Linear || *y > 0.0)
+                })
+                .count()
+        };
+        let mut out: Vec<String> = self
+            .series
+            .iter()
+            .filter(|s| matches!(s.style, Style::Line | Style::Dashed))
+            .filter(|s| finite(s) < 2)
+            .map(|s| {
+                format!(
+                    "line series `{}` has {} drawable point(s), fewer than two",
+                    s.label,
+                    finite(s)
+                )
+            })
+            .collect();
+        if self.series.iter().all(|s| finite(s) == 0) {
+            out.push("no series has a drawable point".into());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figure(series: Vec<Series>) -> Figure {
+        Figure {
+            name: "f".into(),
+            title: "F".into(),
+            x: Axis::linear("x [s]"),
+            y: Axis::log("y [m]"),
+            series,
+            caption: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_line_of_one_point_and_an_empty_figure_are_problems() {
+        let ok = figure(vec![Series::new(
+            "a",
+            &[0.0, 1.0],
+            &[1.0, 2.0],
+            Style::Line,
+        )]);
+        assert!(ok.problems().is_empty());
+        let one = figure(vec![
+            Series::new("a", &[0.0, 1.0], &[1.0, 2.0], Style::Line),
+            Series::new("b", &[0.0, 1.0], &[1.0, f64::NAN], Style::Dashed),
+        ]);
+        assert_eq!(one.problems().len(), 1, "{:?}", one.problems());
+        // A single marker is fine; zero on a log axis is not drawable.
+        let marker = figure(vec![Series::new("m", &[0.0], &[1.0], Style::Markers)]);
+        assert!(marker.problems().is_empty());
+        let empty = figure(vec![Series::new(
+            "z",
+            &[0.0, 1.0],
+            &[0.0, -1.0],
+            Style::Markers,
+        )]);
+        assert_eq!(
+            empty.problems(),
+            vec!["no series has a drawable point".to_string()]
+        );
+    }
+}

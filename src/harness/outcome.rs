@@ -80,6 +80,12 @@ pub struct StudyResult {
     pub kind: String,
     /// One-paragraph description from the spec (may be empty).
     pub description: String,
+    /// What it reproduces (paper, figure or table), from the spec's
+    /// `reproduces` (may be empty).
+    pub reproduces: String,
+    /// The spec's parameters, `(dotted key, value)`: the first case's
+    /// table with every swept key shown with all its values.
+    pub parameters: Vec<(String, String)>,
     /// The spec file the study came from.
     pub file: PathBuf,
     /// The method label speed-ups are measured against, if any.

@@ -67,6 +67,15 @@ const LINE_WIDTH: u32 = 2;
 const MARKER_PX: i32 = 3;
 /// A dashed segment is drawn with at most about this many dashes.
 pub const MAX_DASHES: usize = 1500;
+/// Width of the light band under a reference (dashed) series.
+const HALO_WIDTH: u32 = 7;
+
+/// `c` blended two thirds of the way to white: the reference band.
+pub(crate) fn lighter(c: RGBColor) -> RGBColor {
+    let mix = |v: u8| (f64::from(v) + (255.0 - f64::from(v)) * 0.67).round() as u8;
+    RGBColor(mix(c.0), mix(c.1), mix(c.2))
+}
+
 /// At most this many markers are drawn on a line-with-markers series.
 const MAX_LINE_MARKERS: usize = 60;
 
@@ -163,7 +172,7 @@ impl AxisRange {
 
 /// The drawable pieces of one series.
 struct PreparedSeries<'a> {
-    label: &'a str,
+    label: std::borrow::Cow<'a, str>,
     /// Horizontal error bars (x_lo, x_hi, y), in data units.
     error_bars: Vec<(f64, f64, f64)>,
     style: Style,
@@ -207,13 +216,49 @@ fn colour_slots(figure: &Figure) -> Vec<usize> {
         .collect()
 }
 
+/// Series that coincide with an earlier one (same abscissae, ordinates
+/// within 1e-6 of the earlier series' largest magnitude) say so in their
+/// legend label, since the one drawn last hides the other:
+/// `label (= <earlier> to 3.2e-15)`.
+fn agreement_labels(figure: &Figure) -> Vec<Option<String>> {
+    let series = &figure.series;
+    (0..series.len())
+        .map(|j| {
+            let b = &series[j];
+            (0..j).find_map(|i| {
+                let a = &series[i];
+                if a.points.len() != b.points.len() || a.points.len() < 2 || a.label == b.label {
+                    return None;
+                }
+                let mut scale = 0.0f64;
+                let mut diff = 0.0f64;
+                for (p, q) in a.points.iter().zip(&b.points) {
+                    if p.0 != q.0 {
+                        return None;
+                    }
+                    if p.1.is_finite() && q.1.is_finite() {
+                        scale = scale.max(p.1.abs());
+                        diff = diff.max((p.1 - q.1).abs());
+                    } else if p.1.is_finite() != q.1.is_finite() {
+                        return None;
+                    }
+                }
+                (scale > 0.0 && diff <= 1e-6 * scale)
+                    .then(|| format!("{} (= {} to {:.1e})", b.label, a.label, diff))
+            })
+        })
+        .collect()
+}
+
 fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
     let slots = colour_slots(figure);
+    let agreements = agreement_labels(figure);
     figure
         .series
         .iter()
         .zip(slots)
-        .map(|(s, i)| {
+        .zip(agreements)
+        .map(|((s, i), agreement)| {
             let mut segments = Vec::new();
             let mut current = Vec::new();
             for &(x, y) in &s.points {
@@ -249,7 +294,10 @@ fn prepare(figure: &Figure) -> Vec<PreparedSeries<'_>> {
                 .unwrap_or_default();
             PreparedSeries {
                 error_bars,
-                label: &s.label,
+                label: match agreement {
+                    Some(l) => std::borrow::Cow::Owned(l),
+                    None => std::borrow::Cow::Borrowed(s.label.as_str()),
+                },
                 style: s.style,
                 color: PALETTE[i % PALETTE.len()],
                 // Shapes shift by one per colour cycle: colour and shape
@@ -426,9 +474,30 @@ where
         .draw()
         .map_err(draw_error)?;
 
-    for s in series {
+    // References (dashed) first, underneath: a light band of their colour
+    // under the dashes, so that a method drawn on top of its reference
+    // leaves the reference visible on both sides.
+    let order = series
+        .iter()
+        .filter(|s| s.style == Style::Dashed)
+        .chain(series.iter().filter(|s| s.style != Style::Dashed));
+    for s in order {
         let color = s.color;
         let line_style = ShapeStyle::from(&color).stroke_width(LINE_WIDTH);
+        if s.style == Style::Dashed {
+            let halo = ShapeStyle::from(&lighter(color)).stroke_width(HALO_WIDTH);
+            for seg in &s.segments {
+                let pixels: Vec<(i32, i32)> = seg.iter().map(|p| chart.backend_coord(p)).collect();
+                let points = if seg.len() > DECIMATE_ABOVE {
+                    decimate(seg, &pixels)
+                } else {
+                    seg.clone()
+                };
+                chart
+                    .draw_series(LineSeries::new(points.iter().copied(), halo))
+                    .map_err(draw_error)?;
+            }
+        }
         for &(lo, hi, y) in &s.error_bars {
             chart
                 .draw_series(LineSeries::new(

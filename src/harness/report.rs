@@ -59,12 +59,17 @@ fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigur
             source: e,
         })?;
     }
-    let error = match plot::render_svg_string(figure) {
-        Ok(svg) => {
-            atomic::write_plain(&path, svg.as_bytes())?;
-            None
+    let problems = figure.problems();
+    let error = if !problems.is_empty() {
+        Some(problems.join("; "))
+    } else {
+        match plot::render_svg_string(figure) {
+            Ok(svg) => {
+                atomic::write_plain(&path, svg.as_bytes())?;
+                None
+            }
+            Err(message) => Some(message),
         }
-        Err(message) => Some(message),
     };
     Ok(RenderedFigure {
         src: format!("figures/{relative}"),
@@ -99,8 +104,14 @@ pub fn document(
     };
     sections::header(&mut doc, run);
     sections::overview(&mut doc, run);
+    let mut figure_number = 0;
     for (i, study) in run.studies.iter().enumerate() {
-        sections::study(&mut doc, study, figures.get(i).map_or(&[], Vec::as_slice));
+        sections::study(
+            &mut doc,
+            study,
+            figures.get(i).map_or(&[], Vec::as_slice),
+            &mut figure_number,
+        );
     }
     perf::section(&mut doc, run, history, history_figures);
     sections::footer(&mut doc, &run.manifest);

@@ -299,6 +299,65 @@ pub fn finish_case(
     }
 }
 
+/// The spec's parameters for the report: the first case's table
+/// flattened to `(dotted key, value)`, every swept key with all its values
+/// (`a, b, c` or `a ... z (n values)`), long arrays shortened.
+fn parameters(spec: &StudySpec) -> Vec<(String, String)> {
+    fn short(v: &toml::Value) -> String {
+        match v {
+            toml::Value::Array(a) if a.len() > 8 => {
+                format!(
+                    "[{} values: {}, ..., {}]",
+                    a.len(),
+                    short(&a[0]),
+                    short(&a[a.len() - 1])
+                )
+            }
+            toml::Value::Array(a) => {
+                format!("[{}]", a.iter().map(short).collect::<Vec<_>>().join(", "))
+            }
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+    fn flatten(prefix: &str, t: &toml::Table, out: &mut Vec<(String, String)>) {
+        for (k, v) in t {
+            let key = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            match v {
+                toml::Value::Table(inner) => flatten(&key, inner, out),
+                other => out.push((key, short(other))),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(first) = spec.cases.first() {
+        flatten("", &first.table, &mut out);
+    }
+    for s in &spec.sweeps {
+        let values: Vec<String> = s.values.iter().map(short).collect();
+        let shown = if values.len() > 6 {
+            format!(
+                "swept: {}, {}, ..., {} ({} values)",
+                values[0],
+                values[1],
+                values[values.len() - 1],
+                values.len()
+            )
+        } else {
+            format!("swept: {}", values.join(", "))
+        };
+        match out.iter_mut().find(|(k, _)| *k == s.key) {
+            Some(entry) => entry.1 = shown,
+            None => out.push((s.key.clone(), shown)),
+        }
+    }
+    out
+}
+
 /// Summarises one study (the kind's summary and the harness's sweep
 /// analysis) and evaluates its checks.
 pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
@@ -351,6 +410,8 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         name: p.spec.name.clone(),
         kind: p.spec.kind.clone(),
         description: p.spec.description.clone(),
+        reproduces: p.spec.reproduces.clone().unwrap_or_default(),
+        parameters: parameters(&p.spec),
         file: p.spec.file.clone(),
         baseline: p.baseline.clone(),
         cases,
@@ -535,6 +596,7 @@ mod tests {
             kind: "test".into(),
             description: String::new(),
             baseline: None,
+            reproduces: None,
             time_limit: Some(0.05),
             sweeps: Vec::new(),
             cases: vec![crate::harness::spec::CaseSpec {

@@ -6,7 +6,9 @@
 //! and `-`), `kind` (a registered study kind), an optional `description`,
 //! an optional `baseline` (the label of the method speed-ups are measured
 //! against; default: the kind's, the paper's method), an optional
-//! `time_limit` (seconds per job, see [`DEFAULT_TIME_LIMIT_S`]), optional
+//! `time_limit` (seconds per job, see [`DEFAULT_TIME_LIMIT_S`]), an optional
+//! `reproduces` (the paper and its figure or table, shown in the report),
+//! optional
 //! `[[study.sweep]]` tables and `[[study.check]]` tables. Sweeps are crossed
 //! (the cartesian product of their values gives the cases) unless a sweep
 //! says `zip = "<key of an earlier sweep>"`: then it is paired with that
@@ -64,6 +66,9 @@ pub struct StudySpec {
     /// The method label speed-ups are measured against, when the spec names
     /// one (else the kind's default).
     pub baseline: Option<String>,
+    /// What the study reproduces (paper, figure or table), if the spec
+    /// says (`reproduces`).
+    pub reproduces: Option<String>,
     /// The time limit of each job (a method of a case, or a case's
     /// reference) in seconds, when the spec sets one (`time_limit`).
     pub time_limit: Option<f64>,
@@ -238,10 +243,11 @@ pub const MAX_TIME_LIMIT_S: f64 = 604_800.0;
 /// one (seconds). The longest job of the full suite takes under a minute.
 pub const DEFAULT_TIME_LIMIT_S: f64 = 600.0;
 
-const RESERVED: [&str; 7] = [
+const RESERVED: [&str; 8] = [
     "name",
     "kind",
     "description",
+    "reproduces",
     "baseline",
     "time_limit",
     "sweep",
@@ -348,6 +354,18 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
             ));
         }
     };
+    let reproduces = match table.remove("reproduces") {
+        None => None,
+        Some(toml::Value::String(s)) => Some(s),
+        Some(other) => {
+            return Err(key_err(
+                study,
+                "study.reproduces",
+                Some(other.to_string()),
+                "a string: the paper and its figure or table the study reproduces",
+            ));
+        }
+    };
     let time_limit = match table.remove("time_limit") {
         None => None,
         Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
@@ -397,6 +415,7 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
         kind,
         description,
         baseline,
+        reproduces,
         time_limit,
         sweeps,
         cases,
@@ -420,7 +439,7 @@ fn sweep_from_schema(
             study,
             at("key"),
             format!("\"{}\"", s.key),
-            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/baseline/time_limit/sweep/check)",
+            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/reproduces/baseline/time_limit/sweep/check)",
         ));
     }
     let values = match (s.values, s.range) {

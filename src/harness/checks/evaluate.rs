@@ -215,7 +215,14 @@ fn scalar_metric(metric: Metric, y: Option<f64>, r: Option<f64>, quantity: &str)
             } else {
                 relative(err, r.abs())
             };
-            (value, format!("{quantity} = {y:.6e}, reference {r:.6e}"))
+            (
+                value,
+                format!(
+                    "{quantity} = {}, reference {}",
+                    crate::harness::report::sig(y),
+                    crate::harness::report::sig(r)
+                ),
+            )
         }
         _ => (f64::NAN, "curve metric on a scalar".into()),
     }

@@ -41,7 +41,7 @@ pub(super) fn legend_text<'a>(s: &PreparedSeries<'a>) -> std::borrow::Cow<'a, st
     if s.segments.is_empty() {
         format!("{} (no drawable data)", s.label).into()
     } else {
-        s.label.into()
+        s.label.clone()
     }
 }
 
@@ -173,6 +173,10 @@ pub(super) fn draw_legend(
                     .map_err(draw_error)?;
             }
             Style::Dashed => {
+                let halo =
+                    ShapeStyle::from(&super::lighter(s.color)).stroke_width(super::HALO_WIDTH);
+                root.draw(&PathElement::new(vec![(sx0, yc), (sx1, yc)], halo))
+                    .map_err(draw_error)?;
                 for (a, b) in [(sx0, sx0 + 8), (sx0 + 13, sx1 - 9), (sx1 - 4, sx1)] {
                     root.draw(&PathElement::new(vec![(a, yc), (b, yc)], line))
                         .map_err(draw_error)?;

@@ -113,6 +113,15 @@ pub enum Block {
     Table(Table),
     /// A horizontal rule.
     Rule,
+    /// An anchor target (`id`) for links, e.g. to a numbered figure.
+    Anchor(String),
+    /// A collapsed block: `summary` shown, `blocks` on opening.
+    Details {
+        /// The always visible line.
+        summary: Vec<Inline>,
+        /// The folded content.
+        blocks: Vec<Block>,
+    },
 }
 
 /// The whole report.

@@ -1,9 +1,11 @@
-//! Number formatting for the report: 4 significant digits for measured
-//! values, exact integers for counters, durations with a unit. The CSVs keep
-//! full precision; this is only for reading.
+//! Number formatting for the report, one format everywhere: 3 significant
+//! digits, plain decimals from 0.01 to 9990, else a mantissa with two
+//! decimals and an exponent (`4.22e-4`, `1.50e6`); exact integers for
+//! counters; durations with an SI-prefixed unit. The CSVs keep full
+//! precision; this is only for reading.
 
-/// `v` with 4 significant digits (trailing zeros dropped): `0.001235`,
-/// `12.35`, `1.235e-7`, `NaN`, `inf`.
+/// `v` with 3 significant digits: `0.0123`, `12.3`, `2`, `1.24e-7`,
+/// `3.00e20`, `NaN`, `inf`.
 pub fn sig(v: f64) -> String {
     if v.is_nan() {
         return "NaN".to_string();
@@ -14,18 +16,14 @@ pub fn sig(v: f64) -> String {
     if v == 0.0 {
         return "0".to_string();
     }
-    // Round to 4 significant digits first, so that the exponent is that of
-    // the printed number (9.9996 prints as 10, not 10.000).
-    let rounded: f64 = format!("{v:.3e}").parse().unwrap_or(v);
+    // Round to 3 significant digits first, so that the exponent is that of
+    // the printed number (9.996 prints as 10, not 10.00).
+    let rounded: f64 = format!("{v:.2e}").parse().unwrap_or(v);
     let e = rounded.abs().log10().floor() as i32;
-    if (-3..=4).contains(&e) {
-        trim(&format!("{rounded:.*}", (3 - e).max(0) as usize))
+    if (-2..=3).contains(&e) {
+        trim(&format!("{rounded:.*}", (2 - e).max(0) as usize))
     } else {
-        let s = format!("{rounded:.3e}");
-        match s.split_once('e') {
-            Some((m, exp)) => format!("{}e{exp}", trim(m)),
-            None => s,
-        }
+        format!("{rounded:.2e}")
     }
 }
 
@@ -97,14 +95,16 @@ mod tests {
 
     #[test]
     fn significant_digits() {
-        assert_eq!(sig(0.0012346), "0.001235");
-        assert_eq!(sig(12.3456), "12.35");
-        assert_eq!(sig(12345.6), "12350");
-        assert_eq!(sig(1.23456e-7), "1.235e-7");
+        assert_eq!(sig(0.012346), "0.0123");
+        assert_eq!(sig(0.0012346), "1.23e-3");
+        assert_eq!(sig(12.3456), "12.3");
+        assert_eq!(sig(1234.56), "1230");
+        assert_eq!(sig(12345.6), "1.23e4");
+        assert_eq!(sig(1.23456e-7), "1.23e-7");
         assert_eq!(sig(2.0), "2");
-        assert_eq!(sig(9.99996), "10");
+        assert_eq!(sig(9.996), "10");
         assert_eq!(sig(-0.5), "-0.5");
-        assert_eq!(sig(3e20), "3e20");
+        assert_eq!(sig(3e20), "3.00e20");
         assert_eq!(sig(f64::NAN), "NaN");
     }
 
@@ -112,7 +112,7 @@ mod tests {
     fn counters_durations_and_commits() {
         assert_eq!(count(1234567.0), "1234567");
         assert_eq!(count(2.5), "2.5");
-        assert_eq!(seconds(0.0123456), "12.35 ms");
+        assert_eq!(seconds(0.0123456), "12.3 ms");
         assert_eq!(seconds(2.0e-5), "20 µs");
         assert_eq!(seconds(3.5), "3.5 s");
         assert_eq!(percent(0.5), "+50 %");

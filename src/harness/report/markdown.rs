@@ -77,10 +77,9 @@ fn table(out: &mut String, t: &Table) {
     out.push('\n');
 }
 
-/// The complete markdown page.
-pub fn render(doc: &Document) -> String {
-    let mut out = String::new();
-    for block in &doc.blocks {
+/// Renders `blocks` into `out`.
+fn render_blocks(out: &mut String, blocks: &[Block]) {
+    for block in blocks {
         match block {
             Block::Heading { level, text, .. } => {
                 let level = usize::from((*level).clamp(1, 6));
@@ -101,9 +100,24 @@ pub fn render(doc: &Document) -> String {
                 ));
                 out.push_str(&format!("{}\n\n", inlines(caption)));
             }
-            Block::Table(t) => table(&mut out, t),
+            Block::Table(t) => table(out, t),
             Block::Rule => out.push_str("---\n\n"),
+            Block::Anchor(id) => out.push_str(&format!("<a id=\"{id}\"></a>\n\n")),
+            Block::Details { summary, blocks } => {
+                out.push_str(&format!(
+                    "<details>\n<summary>{}</summary>\n\n",
+                    inlines(summary)
+                ));
+                render_blocks(out, blocks);
+                out.push_str("</details>\n\n");
+            }
         }
     }
+}
+
+/// The complete markdown page.
+pub fn render(doc: &Document) -> String {
+    let mut out = String::new();
+    render_blocks(&mut out, &doc.blocks);
     out
 }

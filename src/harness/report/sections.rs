@@ -39,7 +39,28 @@ pub fn header(doc: &mut Document, run: &RunResult) {
     doc.paragraph(vec![text("Run command: "), code(&run.manifest.command)]);
 }
 
-/// One row per study with its case and check counts and a link.
+/// The one-line headline of a study: its first speed-up at equal
+/// accuracy, else its first note's first sentence (both from the results).
+fn headline(s: &StudyResult) -> String {
+    if let Some(first) = speedup_findings(s).into_iter().next() {
+        return first;
+    }
+    let note = s.summary.notes.first().map(String::as_str).unwrap_or("");
+    let end = note
+        .char_indices()
+        .find(|&(i, c)| c == '.' && note[i + 1..].starts_with(' '))
+        .map_or(note.len(), |(i, _)| i + 1);
+    let sentence = &note[..end];
+    if sentence.chars().count() > 220 {
+        let cut: String = sentence.chars().take(217).collect();
+        format!("{cut}...")
+    } else {
+        sentence.to_string()
+    }
+}
+
+/// The summary at the top: one row per study with its verdict (checks
+/// passed, failed runs), what it reproduces and its headline result.
 pub fn overview(doc: &mut Document, run: &RunResult) {
     let mut table = Table::new(&[
         ("study", false),
@@ -47,6 +68,8 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
         ("cases", true),
         ("failed runs", true),
         ("checks passed", true),
+        ("reproduces", false),
+        ("headline (from the results)", false),
     ]);
     for s in &run.studies {
         let failed_cases = s.failures().len();
@@ -68,14 +91,180 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
                     text("0")
                 }],
                 vec![if ok { text(checks) } else { strong(checks) }],
+                vec![text(&s.reproduces)],
+                vec![text(headline(s))],
             ],
         );
     }
     doc.blocks.push(Block::Table(table));
 }
 
-/// The section of one study.
-pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]) {
+/// The median of `v` (NaN when empty).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.retain(|x| x.is_finite());
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+/// One sentence per (method, baseline, group) of the speed-ups at equal
+/// accuracy: median, range and number of error levels.
+pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
+    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    for r in &study.speedups {
+        let k = (r.method.as_str(), r.baseline.as_str(), r.group.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys.into_iter()
+        .filter_map(|(m, b, g)| {
+            let v: Vec<f64> = study
+                .speedups
+                .iter()
+                .filter(|r| r.method == m && r.baseline == b && r.group == g)
+                .map(|r| r.speedup)
+                .filter(|s| s.is_finite())
+                .collect();
+            if v.is_empty() {
+                return None;
+            }
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let n = v.len();
+            let group = if g.is_empty() {
+                String::new()
+            } else {
+                format!(" ({g})")
+            };
+            Some(format!(
+                "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×)",
+                sig(median(v)),
+                sig(lo),
+                sig(hi)
+            ))
+        })
+        .collect()
+}
+
+/// The study's findings, from its results: checks, speed-ups at equal
+/// accuracy, measured orders, the largest errors against the references.
+fn findings(study: &StudyResult) -> Vec<String> {
+    let mut out = Vec::new();
+    let passed = study.checks.iter().filter(|c| c.passed).count();
+    let failed: Vec<&str> = {
+        let mut f: Vec<&str> = study
+            .checks
+            .iter()
+            .filter(|c| !c.passed)
+            .map(|c| c.check.as_str())
+            .collect();
+        f.dedup();
+        f
+    };
+    out.push(if failed.is_empty() {
+        format!("All {} checks passed.", study.checks.len())
+    } else {
+        format!(
+            "{} of {} checks FAILED ({}).",
+            study.checks.len() - passed,
+            study.checks.len(),
+            failed.join(", ")
+        )
+    });
+    out.extend(speedup_findings(study).into_iter().map(|s| format!("{s}.")));
+    for name in ["order_finest", "order"] {
+        let orders: Vec<String> = study
+            .summary
+            .scalars
+            .iter()
+            .filter(|s| s.scalar.name == name && s.scalar.value.is_finite())
+            .map(|s| {
+                let group = if s.group.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", s.group)
+                };
+                format!(
+                    "{}{group} {}",
+                    s.method.as_deref().unwrap_or("-"),
+                    sig(s.scalar.value)
+                )
+            })
+            .collect();
+        if !orders.is_empty() {
+            let what = if name == "order_finest" {
+                "over the finest steps"
+            } else {
+                "fitted over the sweep"
+            };
+            let shown = orders.len().min(6);
+            let more = if orders.len() > shown {
+                format!(" and {} more", orders.len() - shown)
+            } else {
+                String::new()
+            };
+            out.push(format!(
+                "Measured order of convergence ({what}): {}{more}.",
+                orders[..shown].join(", ")
+            ));
+            break;
+        }
+    }
+    // The largest error of each kind against its reference.
+    let mut names: Vec<&str> = Vec::new();
+    for case in &study.cases {
+        for m in &case.methods {
+            if let Some(o) = m.output() {
+                for s in &o.scalars {
+                    if s.name.starts_with("max_error") && !names.contains(&s.name.as_str()) {
+                        names.push(&s.name);
+                    }
+                }
+            }
+        }
+    }
+    for name in names.into_iter().take(3) {
+        let mut worst: Option<(f64, &str, &str, &str)> = None;
+        for case in &study.cases {
+            for m in &case.methods {
+                let Some(o) = m.output() else { continue };
+                for s in o
+                    .scalars
+                    .iter()
+                    .filter(|s| s.name == name && s.value.is_finite())
+                {
+                    if worst.is_none_or(|w| s.value > w.0) {
+                        worst = Some((s.value, m.label(), case.name.as_str(), s.doc.as_str()));
+                    }
+                }
+            }
+        }
+        if let Some((v, method, case, doc)) = worst {
+            out.push(format!(
+                "Largest {name} over all runs: {} ({method}, case {case}); {doc}.",
+                sig(v)
+            ));
+        }
+    }
+    out
+}
+
+/// The section of one study; `figure_number` counts the figures of the
+/// whole page (each is numbered and anchored `fig-<n>`).
+pub fn study(
+    doc: &mut Document,
+    study: &StudyResult,
+    figures: &[RenderedFigure],
+    figure_number: &mut usize,
+) {
     doc.heading(2, &study.name, Some(&study.name));
     let failed = study.failures();
     doc.paragraph(vec![
@@ -89,8 +278,28 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
             None => String::new(),
         }),
     ]);
+    if !study.reproduces.trim().is_empty() {
+        doc.paragraph(vec![strong("Reproduces: "), text(study.reproduces.trim())]);
+    }
     if !study.description.trim().is_empty() {
         doc.paragraph(vec![text(study.description.trim())]);
+    }
+    doc.paragraph(vec![strong("Findings (from this run's results):")]);
+    doc.blocks.push(Block::List(
+        findings(study).into_iter().map(|f| vec![text(f)]).collect(),
+    ));
+    if !study.parameters.is_empty() {
+        let mut table = Table::new(&[("key", false), ("value", false)]);
+        for (k, v) in &study.parameters {
+            table.push(RowKind::Normal, vec![vec![code(k)], vec![text(v)]]);
+        }
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "Parameters ({} keys of the spec; swept keys with their values)",
+                study.parameters.len()
+            ))],
+            blocks: vec![Block::Table(table)],
+        });
     }
     if !failed.is_empty() {
         doc.paragraph(vec![strong(format!(
@@ -144,16 +353,21 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
     if !study.summary.figures.is_empty() {
         doc.heading(3, "Figures", None);
         for (figure, rendered) in study.summary.figures.iter().zip(figures) {
+            *figure_number += 1;
+            let n = *figure_number;
             let caption = vec![
-                strong(format!("{}.", figure.title)),
+                strong(format!("Figure {n}. {}.", figure.title)),
                 text(format!(" {}", figure.caption)),
             ];
             match &rendered.error {
-                None => doc.blocks.push(Block::Figure {
-                    src: rendered.src.clone(),
-                    alt: figure.title.clone(),
-                    caption,
-                }),
+                None => {
+                    doc.blocks.push(Block::Anchor(format!("fig-{n}")));
+                    doc.blocks.push(Block::Figure {
+                        src: rendered.src.clone(),
+                        alt: figure.title.clone(),
+                        caption,
+                    })
+                }
                 Some(e) => doc.paragraph(vec![strong(format!(
                     "Figure `{}` could not be drawn: {e}",
                     figure.name
@@ -177,7 +391,15 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
                  method's, shown only when both took the same steps (otherwise see the speed-up at equal accuracy). \
                  Counters are exact counts; derived statistics (e.g. mean_active) come after them.",
             )]);
-            doc.blocks.push(Block::Table(t));
+            if study.cases.len() > FOLD_TIMINGS_ABOVE {
+                doc.blocks.push(Block::Table(timings_summary(study)));
+                doc.blocks.push(Block::Details {
+                    summary: vec![text(format!("Per-case timings ({} rows)", t.rows.len()))],
+                    blocks: vec![Block::Table(t)],
+                });
+            } else {
+                doc.blocks.push(Block::Table(t));
+            }
         }
         None => doc.paragraph(vec![text("No timings (no case produced output).")]),
     }
@@ -185,7 +407,6 @@ pub fn study(doc: &mut Document, study: &StudyResult, figures: &[RenderedFigure]
 
 fn check_cells(row: &CheckRow) -> Vec<Vec<Inline>> {
     vec![
-        vec![text(&row.study)],
         vec![text(&row.case)],
         vec![text(&row.method)],
         vec![code(&row.check)],
@@ -199,6 +420,7 @@ fn check_cells(row: &CheckRow) -> Vec<Vec<Inline>> {
             strong("FAIL")
         }],
         vec![text(&row.detail)],
+        vec![text(&row.why)],
     ]
 }
 
@@ -206,7 +428,6 @@ fn check_cells(row: &CheckRow) -> Vec<Vec<Inline>> {
 /// rows lists its failing rows and one line for the passing ones.
 pub fn checks_table(rows: &[CheckRow]) -> Table {
     let mut table = Table::new(&[
-        ("study", false),
         ("case", false),
         ("method", false),
         ("check", false),
@@ -216,6 +437,7 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
         ("tolerance", true),
         ("result", false),
         ("detail", false),
+        ("why", false),
     ]);
     let mut names: Vec<&str> = Vec::new();
     for r in rows {
@@ -255,10 +477,10 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
                 .copied();
             if let Some(w) = worst {
                 let mut cells = check_cells(w);
-                cells[1] = vec![text(format!("{} rows", passing.len()))];
-                cells[2] = vec![text("")];
-                cells[6] = vec![text(format!("worst {}", sig(w.value)))];
-                cells[9] = vec![text(format!(
+                cells[0] = vec![text(format!("{} rows", passing.len()))];
+                cells[1] = vec![text("")];
+                cells[5] = vec![text(format!("worst {}", sig(w.value)))];
+                cells[8] = vec![text(format!(
                     "{} rows passed, worst value {} (case {}, method {})",
                     passing.len(),
                     sig(w.value),
@@ -268,6 +490,63 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
                 table.push(RowKind::Summary, cells);
             }
         }
+    }
+    table
+}
+
+/// A study with more cases than this shows one timing row per method and
+/// folds the per-case rows.
+pub const FOLD_TIMINGS_ABOVE: usize = 6;
+
+/// One row per method over the cases: cases run, total, median, smallest
+/// and largest CPU time, and the median steps when counted.
+pub fn timings_summary(study: &StudyResult) -> Table {
+    let mut labels: Vec<&str> = Vec::new();
+    for case in &study.cases {
+        for t in case.timings() {
+            if !labels.contains(&t.method.as_str()) {
+                labels.push(&t.method);
+            }
+        }
+    }
+    let mut table = Table::new(&[
+        ("method", false),
+        ("cases", true),
+        ("total CPU", true),
+        ("median CPU", true),
+        ("min CPU", true),
+        ("max CPU", true),
+        ("median steps", true),
+    ]);
+    for label in labels {
+        let rows: Vec<&Timing> = study
+            .cases
+            .iter()
+            .flat_map(|c| c.timings())
+            .filter(|t| t.method == label)
+            .collect();
+        let cpu: Vec<f64> = rows.iter().map(|t| t.cpu_s).collect();
+        let steps: Vec<f64> = rows.iter().filter_map(|t| t.counter("steps")).collect();
+        table.push(
+            RowKind::Normal,
+            vec![
+                vec![code(label)],
+                vec![text(rows.len().to_string())],
+                vec![text(seconds(cpu.iter().sum()))],
+                vec![text(seconds(median(cpu.clone())))],
+                vec![text(seconds(
+                    cpu.iter().copied().fold(f64::INFINITY, f64::min),
+                ))],
+                vec![text(seconds(
+                    cpu.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                ))],
+                vec![text(if steps.is_empty() {
+                    String::new()
+                } else {
+                    count(median(steps).round())
+                })],
+            ],
+        );
     }
     table
 }
@@ -402,7 +681,7 @@ mod tests {
         assert_eq!(t.rows[0].kind, RowKind::Fail);
         assert_eq!(t.rows[1].kind, RowKind::Summary);
         assert_eq!(
-            t.rows[1].cells[9],
+            t.rows[1].cells[8],
             vec![text(
                 "12 rows passed, worst value 0.11 (case k11, method m)"
             )]
@@ -417,7 +696,7 @@ mod tests {
         let t = checks_table(&rows);
         assert_eq!(t.rows.len(), 1);
         assert_eq!(
-            t.rows[0].cells[9],
+            t.rows[0].cells[8],
             vec![text("9 rows passed, worst value 2 (case k0, method m)")]
         );
     }
