@@ -39,11 +39,25 @@ pub fn header(doc: &mut Document, run: &RunResult) {
     doc.paragraph(vec![text("Run command: "), code(&run.manifest.command)]);
 }
 
-/// The one-line headline of a study: its first speed-up at equal
-/// accuracy, else its first note's first sentence (both from the results).
+/// The one-line headline of a study, from the results: its first speed-up
+/// at equal accuracy, else its measured order, else its largest error
+/// against a reference, else its first note's first sentence.
 fn headline(s: &StudyResult) -> String {
     if let Some(first) = speedup_findings(s).into_iter().next() {
         return first;
+    }
+    // findings(): [checks, speed-ups..., order?, largest errors...].
+    if let Some(f) = findings(s)
+        .into_iter()
+        .skip(1)
+        .find(|f| f.starts_with("Measured order") || f.starts_with("Largest"))
+    {
+        return f
+            .split("; ")
+            .next()
+            .unwrap_or(&f)
+            .trim_end_matches('.')
+            .to_string();
     }
     let note = s.summary.notes.first().map(String::as_str).unwrap_or("");
     let end = note
@@ -83,7 +97,7 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
                     text: s.name.clone(),
                     href: format!("#{}", s.name),
                 }],
-                vec![code(&s.kind)],
+                vec![text(&s.kind)],
                 vec![text(s.cases.len().to_string())],
                 vec![if failed_cases > 0 {
                     strong(failed_cases.to_string())
@@ -144,12 +158,22 @@ pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
             } else {
                 format!(" ({g})")
             };
-            Some(format!(
-                "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×)",
-                sig(median(v)),
-                sig(lo),
-                sig(hi)
-            ))
+            let mid = median(v);
+            Some(if mid >= 1.0 {
+                format!(
+                    "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×)",
+                    sig(mid),
+                    sig(lo),
+                    sig(hi)
+                )
+            } else {
+                format!(
+                    "{m} is {}× slower than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}× slower)",
+                    sig(1.0 / mid),
+                    sig(1.0 / hi),
+                    sig(1.0 / lo)
+                )
+            })
         })
         .collect()
 }
