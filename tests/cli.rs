@@ -637,6 +637,17 @@ fn quick_suite_passes_and_reruns_identically() {
     );
     assert!(dir.path().join("a-report/index.html").is_file());
     assert!(dir.path().join("a-report/README.md").is_file());
+    // Every figure of the quick suite is drawable: no line series with
+    // fewer than two finite points, no empty figure (Figure::problems).
+    let page = std::fs::read_to_string(dir.path().join("a-report/README.md")).expect("report");
+    assert!(
+        !page.contains("could not be drawn"),
+        "a figure of the quick suite could not be drawn: {}",
+        page.lines()
+            .filter(|l| l.contains("could not be drawn"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }
 
 /// The two specs that used to hang (issue "bad input never hangs"): finite
