@@ -45,6 +45,10 @@
 //!   `max(20 % m, 3 sigma, s)`. A time above m by more than the band is
 //!   `Slower` (a [`Regression`]), below by more is `Faster`, else
 //!   `WithinNoise`. How far outside the noise = |v - m| / band.
+//! - [`regressions`] lists the slower commits of the whole history, asv
+//!   style: a run of consecutive slower commits of a benchmark is one step,
+//!   listed at its first commit, and only while it is still present (the
+//!   baseline's latest value is still above that step's m + band).
 //! - The slowdown is judged on `cpu_s`, which stays put on a loaded shared
 //!   machine where wall time stretches 2-3x. A `wall_s` whose benchmark has
 //!   a judged `cpu_s` at the same commit is `Informational`: its change is
@@ -930,6 +934,8 @@ fn slower_points(history: &History) -> Vec<Regression> {
     for wanted in [CPU, WALL] {
         for rows in groups.iter().filter(|g| g[0].metric == wanted) {
             let series = per_commit_values(&indices, rows);
+            // The verdict of the previous point of each baseline.
+            let mut last: HashMap<Config, Verdict> = HashMap::new();
             for i in 0..series.len() {
                 let (index, row) = series[i];
                 let at = (
@@ -945,7 +951,9 @@ fn slower_points(history: &History) -> Vec<Regression> {
                 if wanted == CPU && verdict.is_judged() {
                     judged_cpu.insert(at);
                 }
-                if verdict != Verdict::Slower {
+                // A run of slower commits is one step, listed at its first.
+                let before = last.insert(row.config(), verdict);
+                if verdict != Verdict::Slower || before == Some(Verdict::Slower) {
                     continue;
                 }
                 let (Some(previous), Some(m), Some(band)) = (previous, m, band) else {
@@ -1386,8 +1394,9 @@ c,2026-12-02T05:03:10Z,vm,all,sdof,dt-0.01,newmark-lcp,steps,100.0
     #[test]
     fn a_slowdown_beyond_the_noise_is_a_regression_with_its_size() {
         let mut h = changed_config(1.5, |_| {});
-        // A later commit within noise of its baseline is no regression.
-        h.rows.push(row("c6", "h", CPU, 1.03));
+        assert_eq!(latest_regressions(&h).len(), 1);
+        // A slowdown that stays is one regression, at its first commit.
+        h.rows.push(row("c6", "h", CPU, 1.45));
         let r = regressions(&h);
         assert_eq!(r.len(), 1, "{r:?}");
         let r = &r[0];
@@ -1399,6 +1408,10 @@ c,2026-12-02T05:03:10Z,vm,all,sdof,dt-0.01,newmark-lcp,steps,100.0
         assert!((r.threshold - 0.204).abs() < 1e-12, "{}", r.threshold);
         assert!((r.excess() - 0.48 / 0.204).abs() < 1e-9, "{}", r.excess());
         assert!(latest_regressions(&h).is_empty(), "c6 is the latest");
+        // One that went away (c6 back within the noise of c5's baseline) is
+        // no longer listed.
+        h.rows.last_mut().unwrap().value = 1.03;
+        assert!(regressions(&h).is_empty());
     }
 
     #[test]
