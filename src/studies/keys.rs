@@ -55,6 +55,19 @@ impl KeyCtx<'_> {
         )
     }
 
+    /// Refuses, in the variant at `at`, every key of `given` that is set:
+    /// those belong to the case (`integrator.<key>`), not to one method.
+    pub fn case_only(&self, at: &str, given: &[(&str, bool)]) -> Result<(), InputError> {
+        match given.iter().find(|(_, set)| *set) {
+            None => Ok(()),
+            Some((k, _)) => Err(self.err(
+                &format!("{at}.{k}"),
+                "a value",
+                format!("no `{k}` in a variant: it is the case's (`integrator.{k}`)"),
+            )),
+        }
+    }
+
     /// An error-control tolerance: `default` when absent, else a finite
     /// number in [MIN_TOLERANCE, 1).
     pub fn tolerance(&self, key: &str, v: Option<f64>, default: f64) -> Result<f64, InputError> {

@@ -285,19 +285,14 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
         let (at, v): (String, MethodToml) =
             ctx.variant(label, value, &taken, "reference", "name")?;
-        for (k, given) in [
-            ("t_end", v.t_end.is_some()),
-            ("output_interval", v.output_interval.is_some()),
-            ("max_steps", v.max_steps.is_some()),
-        ] {
-            if given {
-                return Err(ctx.err(
-                    &format!("{at}.{k}"),
-                    "a value",
-                    format!("no `{k}` in a variant: it is the case's (`integrator.{k}`)"),
-                ));
-            }
-        }
+        ctx.case_only(
+            &at,
+            &[
+                ("t_end", v.t_end.is_some()),
+                ("output_interval", v.output_interval.is_some()),
+                ("max_steps", v.max_steps.is_some()),
+            ],
+        )?;
         let mut m = method(ctx, &at, &v, base, ks)?;
         m.label = label.clone();
         methods.push(m);

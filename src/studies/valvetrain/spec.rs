@@ -279,19 +279,14 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
         let (at, v): (String, MethodToml) =
             ctx.variant(label, value, &taken, "reference", "name")?;
-        for (k, given) in [
-            ("revolutions", v.revolutions.is_some()),
-            ("samples_per_revolution", v.samples_per_revolution.is_some()),
-            ("max_steps", v.max_steps.is_some()),
-        ] {
-            if given {
-                return Err(ctx.err(
-                    &format!("{at}.{k}"),
-                    "a value",
-                    format!("no `{k}` in a variant: it is the case's (`integrator.{k}`)"),
-                ));
-            }
-        }
+        ctx.case_only(
+            &at,
+            &[
+                ("revolutions", v.revolutions.is_some()),
+                ("samples_per_revolution", v.samples_per_revolution.is_some()),
+                ("max_steps", v.max_steps.is_some()),
+            ],
+        )?;
         let mut m = method(ctx, &at, &v, base, ks)?;
         m.label = label.clone();
         methods.push(m);
