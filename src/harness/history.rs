@@ -1030,10 +1030,19 @@ pub fn latest_regressions(history: &History) -> Vec<Regression> {
 /// configuration (timing method, host, CPU, profile) differs from the
 /// previous time row's.
 pub fn baseline_changes(history: &History) -> Vec<(usize, String)> {
-    let indices = history.commit_indices();
+    let rows: Vec<&HistoryRow> = history.rows.iter().collect();
+    baseline_changes_in(&rows, &history.commit_indices())
+}
+
+/// [`baseline_changes`] of some rows (in file order), with the commit
+/// indices of the whole history.
+pub fn baseline_changes_in(
+    rows: &[&HistoryRow],
+    indices: &HashMap<&str, usize>,
+) -> Vec<(usize, String)> {
     let mut last: Option<Config> = None;
     let mut out: Vec<(usize, String)> = Vec::new();
-    for row in history.rows.iter().filter(|r| r.is_time()) {
+    for row in rows.iter().filter(|r| r.is_time()) {
         let Some(&index) = indices.get(row.commit.as_str()) else {
             continue;
         };
@@ -1051,6 +1060,7 @@ pub fn baseline_changes(history: &History) -> Vec<(usize, String)> {
     out.sort_by_key(|(i, _)| *i);
     out
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

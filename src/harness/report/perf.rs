@@ -1,98 +1,266 @@
-//! The performance-history section: per study, CPU time over commits (one
-//! line per case and method, log scale; wall time for a history recorded
-//! before CPU time was measured) and the latest value of every benchmark
-//! against the previous commit, with the flags of
-//! `harness::history::compare_latest` (counter changed; CPU time, or wall
-//! time where no CPU time is comparable, slower than the median of the
-//! previous up to 5 commits by more than max(20 %, 3 robust sigma)).
+//! The performance-history section, the way asv (airspeed velocity) shows
+//! it: first the regressions of the whole history (benchmark, commit,
+//! change, how far outside the noise; `harness::history::regressions`),
+//! then the counter changes between consecutive commits (exact counters
+//! explain a time change), then one plot per study (each line divided by
+//! its own median, commits labelled by short hash in the caption; a study
+//! with more than [`MAX_LINES`] case/method lines is drawn as one line per
+//! method, the median over its cases, with the min-max over the cases as an
+//! outline), each with a compact table of its latest commit, and the list
+//! of commits with their baselines (timing method, host, CPU, profile).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::RenderedFigure;
 use super::doc::{Block, Document, RowKind, Table, code, strong, text};
-use super::format::{count, percent, seconds, short_commit};
+use super::format::{count, percent, seconds, short_commit, sig};
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::history::{self, CPU, History, HistoryFlag, HistoryRow, Verdict, WALL};
+use crate::harness::history::{
+    self, BASELINE_COMMITS, CPU, CounterChange, History, HistoryFlag, HistoryRow, MAD_TO_SIGMA,
+    MIN_RELATIVE_SLOWDOWN, NOISE_SIGMAS, Regression, Verdict, WALL,
+};
 use crate::harness::outcome::RunResult;
+use crate::harness::timing::median;
 
-/// Above this many rows, a study's unchanged and new counters collapse into
-/// one row (times and flagged rows are always listed).
-pub const COLLAPSE_COUNTERS_ABOVE: usize = 40;
+/// A study with more case/method lines than this is plotted per method
+/// (the median over its cases); its latest-commit table has one row per
+/// method.
+pub const MAX_LINES: usize = 8;
+/// The min-max outline over the cases is drawn for at most this many
+/// methods (two lines each).
+pub const MAX_ENVELOPES: usize = 4;
+/// Counter-change rows listed per (commit, study, method, counter) group:
+/// above, the group is one row with the number of cases.
+pub const COUNTER_CASES_LISTED: usize = 1;
 /// The commit list shows at most this many (the latest).
 pub const MAX_COMMITS_LISTED: usize = 30;
 
-/// The time figure of each study in the history (first-appearance order):
-/// CPU time per commit, or wall time when the study has no CPU-time rows (a
-/// history recorded before CPU time was measured). Only rows of the host of
-/// the study's latest such row are drawn.
+/// The timed rows a study's plot draws: CPU time, or wall time when the
+/// study has no CPU-time rows (a history recorded before CPU time was
+/// measured), of the host of the study's latest such row.
+fn plotted_rows<'a>(history: &'a History, study: &str) -> (&'static str, Vec<&'a HistoryRow>) {
+    let has_cpu = history
+        .rows
+        .iter()
+        .any(|r| r.study == study && r.is_cpu_time());
+    let metric = if has_cpu { CPU } else { WALL };
+    let rows: Vec<&HistoryRow> = history
+        .rows
+        .iter()
+        .filter(|r| r.study == study && r.metric == metric)
+        .collect();
+    let Some(host) = rows.last().map(|r| r.host.clone()) else {
+        return (metric, Vec::new());
+    };
+    (
+        metric,
+        rows.into_iter().filter(|r| r.host == host).collect(),
+    )
+}
+
+/// Per-commit values of `rows` (one benchmark) divided by their median:
+/// (commit index, value / median).
+fn normalised(indices: &HashMap<&str, usize>, rows: &[&HistoryRow]) -> Vec<(usize, f64)> {
+    let series = history::per_commit_values(indices, rows);
+    let values: Vec<f64> = series
+        .iter()
+        .map(|(_, r)| r.value)
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    let m = median(&values);
+    series.into_iter().map(|(i, r)| (i, r.value / m)).collect()
+}
+
+/// Points at x = commit index + 1, with a NaN point (a break in the line)
+/// before every commit in `breaks` that is not the first.
+fn with_breaks(values: &[(usize, f64)], breaks: &BTreeSet<usize>) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(values.len() + breaks.len());
+    for (k, &(i, v)) in values.iter().enumerate() {
+        let x = (i + 1) as f64;
+        if k > 0 && breaks.contains(&i) {
+            out.push((x, f64::NAN));
+        }
+        out.push((x, v));
+    }
+    out
+}
+
+/// The outline of the band between `lo` and `hi` (same commits), one
+/// closed polyline per baseline segment, segments separated by NaN points.
+fn outline(lo: &[(usize, f64)], hi: &[(usize, f64)], breaks: &BTreeSet<usize>) -> Vec<(f64, f64)> {
+    let mut segments: Vec<Vec<usize>> = Vec::new();
+    for (k, &(i, _)) in lo.iter().enumerate() {
+        if k == 0 || breaks.contains(&i) {
+            segments.push(Vec::new());
+        }
+        if let Some(seg) = segments.last_mut() {
+            seg.push(k);
+        }
+    }
+    let mut out = Vec::new();
+    for seg in segments {
+        if let Some(&(i, _)) = seg.first().map(|&k| &lo[k])
+            && !out.is_empty()
+        {
+            out.push(((i + 1) as f64, f64::NAN));
+        }
+        let x = |k: usize| (lo[k].0 + 1) as f64;
+        out.extend(seg.iter().map(|&k| (x(k), lo[k].1)));
+        out.extend(seg.iter().rev().map(|&k| (x(k), hi[k].1)));
+        if let Some(&k) = seg.first() {
+            out.push((x(k), lo[k].1));
+        }
+    }
+    out
+}
+
+/// The time figure of each study in the history (first-appearance order),
+/// see the module doc.
 pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
     let indices = history.commit_indices();
+    let commits = history.commits();
     let mut out = Vec::new();
     for study in history.studies() {
-        let has_cpu = history
-            .rows
-            .iter()
-            .any(|r| r.study == study && r.is_cpu_time());
-        let metric = if has_cpu { CPU } else { WALL };
-        let walls: Vec<&HistoryRow> = history
-            .rows
-            .iter()
-            .filter(|r| r.study == study && r.metric == metric)
-            .collect();
-        let Some(host) = walls.last().map(|r| r.host.clone()) else {
+        let (metric, rows) = plotted_rows(history, study);
+        let Some(host) = rows.last().map(|r| r.host.clone()) else {
             continue;
         };
-        let walls: Vec<&HistoryRow> = walls.into_iter().filter(|r| r.host == host).collect();
+        let changes = history::baseline_changes_in(&rows, &indices);
+        let breaks: BTreeSet<usize> = changes.iter().map(|(i, _)| *i).collect();
+        // Benchmarks (case, method), first appearance.
         let mut keys: Vec<(&str, &str)> = Vec::new();
-        for r in &walls {
-            if !keys.contains(&(r.case.as_str(), r.method.as_str())) {
-                keys.push((&r.case, &r.method));
-            }
+        let mut by_key: HashMap<(&str, &str), Vec<&HistoryRow>> = HashMap::new();
+        for r in &rows {
+            let k = (r.case.as_str(), r.method.as_str());
+            by_key
+                .entry(k)
+                .or_insert_with(|| {
+                    keys.push(k);
+                    Vec::new()
+                })
+                .push(r);
         }
         let single_case = keys.iter().all(|k| k.0 == keys[0].0);
-        let series = keys
-            .iter()
-            .map(|&(case, method)| {
-                let rows: Vec<&HistoryRow> = walls
-                    .iter()
-                    .copied()
-                    .filter(|r| r.case == case && r.method == method)
-                    .collect();
-                let points = history::per_commit_values(&indices, &rows)
-                    .into_iter()
-                    .map(|(i, r)| ((i + 1) as f64, r.value))
-                    .collect();
+        let mut series = Vec::new();
+        let how = if keys.len() <= MAX_LINES {
+            for (g, k) in keys.iter().enumerate() {
                 let label = if single_case {
-                    method.to_string()
+                    k.1.to_string()
                 } else {
-                    format!("{case} / {method}")
+                    format!("{} / {}", k.0, k.1)
                 };
-                Series {
-                    label,
+                let values = normalised(&indices, &by_key[k]);
+                let points = with_breaks(&values, &breaks);
+                series.push(Series {
                     points,
-                    style: Style::LineMarkers,
-                    group: None,
-                    x_errors: None,
-                }
-            })
-            .collect();
-        let (what, why) = if has_cpu {
-            (
-                "CPU time",
-                "CPU time of the thread that ran the method (robust on a loaded machine, where wall time stretches)",
-            )
+                    ..Series::new(label, &[], &[], Style::LineMarkers).grouped(g)
+                });
+            }
+            "one line per case and method".to_string()
         } else {
-            ("wall time", "wall time (this history has no CPU times)")
+            let mut methods: Vec<&str> = Vec::new();
+            for k in &keys {
+                if !methods.contains(&k.1) {
+                    methods.push(k.1);
+                }
+            }
+            let envelopes = methods.len() <= MAX_ENVELOPES;
+            for (g, method) in methods.iter().enumerate() {
+                let mut at: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+                let mut cases = 0;
+                for k in keys.iter().filter(|k| k.1 == *method) {
+                    cases += 1;
+                    for (i, v) in normalised(&indices, &by_key[k]) {
+                        if v.is_finite() {
+                            at.entry(i).or_default().push(v);
+                        }
+                    }
+                }
+                let stat = |f: fn(&[f64]) -> f64| -> Vec<(usize, f64)> {
+                    at.iter().map(|(&i, v)| (i, f(v))).collect()
+                };
+                let mid = stat(median);
+                series.push(Series {
+                    points: with_breaks(&mid, &breaks),
+                    ..Series::new(
+                        format!("{method} (median of {cases} cases)"),
+                        &[],
+                        &[],
+                        Style::LineMarkers,
+                    )
+                    .grouped(g)
+                });
+                if envelopes && mid.len() >= 2 {
+                    let lo = stat(|v| v.iter().copied().fold(f64::INFINITY, f64::min));
+                    let hi = stat(|v| v.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+                    series.push(Series {
+                        points: outline(&lo, &hi, &breaks),
+                        ..Series::new(
+                            format!("{method}: min-max over cases"),
+                            &[],
+                            &[],
+                            Style::Dashed,
+                        )
+                        .grouped(g)
+                    });
+                }
+            }
+            if envelopes {
+                format!(
+                    "{} cases: one line per method, the median over its cases, with the min-max over \
+                     the cases as a dashed outline of the same colour",
+                    keys.len()
+                )
+            } else {
+                format!(
+                    "{} cases: one line per method, the median over its cases (the min-max outlines \
+                     are left out above {MAX_ENVELOPES} methods to keep the plot readable)",
+                    keys.len()
+                )
+            }
+        };
+        let shown: BTreeSet<usize> = rows
+            .iter()
+            .filter_map(|r| indices.get(r.commit.as_str()).copied())
+            .collect();
+        let hashes: Vec<String> = shown
+            .iter()
+            .map(|&i| format!("{} = {}", i + 1, short_commit(commits[i])))
+            .collect();
+        let baselines = if changes.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = changes
+                .iter()
+                .map(|(i, what)| format!("at {} ({what})", i + 1))
+                .collect();
+            format!(
+                " Lines break where a new baseline starts: {}.",
+                list.join("; ")
+            )
+        };
+        let what = if metric == CPU {
+            "CPU time (of the thread that ran the method)"
+        } else {
+            "wall time (this history has no CPU times)"
+        };
+        let short = if metric == CPU {
+            "CPU time"
+        } else {
+            "wall time"
         };
         out.push((
             study.to_string(),
             Figure {
                 name: "history".to_string(),
-                title: format!("{study}: {what} over commits"),
-                x: Axis::linear("commit index (order of first appearance) [-]"),
-                y: Axis::log(format!("{what} [s]")),
+                title: format!("{study}: {short} over commits, each line over its median"),
+                x: Axis::linear("commit index (hashes in the caption) [-]"),
+                y: Axis::log(format!("{short} / median of the line [-]")),
                 series,
                 caption: format!(
-                    "{why} of every case and method of study {study} at each commit (its most recent run), \
-                     measured on host {host}; commit indices are listed in the table of commits."
+                    "The {what} at each commit (its most recent run) on host {host}, each line divided \
+                     by its own median (1 = typical, 1.2 = 20 % slower); {how}.{baselines} Commits: {}.",
+                    hashes.join(", ")
                 ),
             },
         ));
@@ -100,119 +268,381 @@ pub fn history_figures(history: &History) -> Vec<(String, Figure)> {
     out
 }
 
-fn value_text(metric: &str, v: f64) -> String {
-    if history::is_time_metric(metric) {
-        seconds(v)
+fn benchmark(study: &str, case: &str, method: &str) -> String {
+    if case == study {
+        format!("{study} / {method}")
     } else {
-        count(v)
+        format!("{study} / {case} / {method}")
     }
 }
 
-fn change_text(f: &HistoryFlag) -> String {
-    match (f.previous, f.baseline) {
-        (_, Some(base)) if history::is_time_metric(&f.metric) => {
-            format!("{} vs median", percent(f.latest / base - 1.0))
+fn counter_text(c: &CounterChange) -> String {
+    let d = c.value - c.previous;
+    let rel = if c.previous != 0.0 {
+        format!(", {}", percent(d / c.previous))
+    } else {
+        String::new()
+    };
+    format!(
+        "{} {} → {} ({}{}{rel})",
+        c.metric,
+        count(c.previous),
+        count(c.value),
+        if d > 0.0 { "+" } else { "" },
+        count(d)
+    )
+}
+
+fn regressions_table(regressions: &[Regression]) -> Table {
+    let mut table = Table::new(&[
+        ("benchmark", false),
+        ("metric", false),
+        ("commit", false),
+        ("baseline", true),
+        ("value", true),
+        ("change", true),
+        ("noise band", true),
+        ("outside the noise", true),
+        ("counters changed at this commit", false),
+    ]);
+    for r in regressions {
+        let counters = if r.counters.is_empty() {
+            text("none")
+        } else {
+            text(
+                r.counters
+                    .iter()
+                    .map(counter_text)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        };
+        table.push(
+            RowKind::Flag,
+            vec![
+                vec![text(benchmark(&r.study, &r.case, &r.method))],
+                vec![code(&r.metric)],
+                vec![code(short_commit(&r.commit))],
+                vec![text(seconds(r.baseline))],
+                vec![text(seconds(r.value))],
+                vec![strong(percent(r.change()))],
+                vec![text(format!("±{}", seconds(r.threshold)))],
+                vec![text(format!("{}×", sig(r.excess())))],
+                vec![counters],
+            ],
+        );
+    }
+    table
+}
+
+/// Counter changes grouped by (commit, study, method, counter): one row per
+/// case when the group has at most [`COUNTER_CASES_LISTED`] cases, else
+/// one row with the number of cases and the range of the changes.
+fn counter_table(changes: &[CounterChange]) -> Table {
+    let mut table = Table::new(&[
+        ("commit", false),
+        ("benchmark", false),
+        ("counter", false),
+        ("change", false),
+    ]);
+    let mut groups: Vec<(String, String, String, String, Vec<&CounterChange>)> = Vec::new();
+    for c in changes {
+        let k = (
+            c.commit.clone(),
+            c.study.clone(),
+            c.method.clone(),
+            c.metric.clone(),
+        );
+        match groups
+            .iter_mut()
+            .find(|g| (&g.0, &g.1, &g.2, &g.3) == (&k.0, &k.1, &k.2, &k.3))
+        {
+            Some(g) => g.4.push(c),
+            None => groups.push((k.0, k.1, k.2, k.3, vec![c])),
         }
-        (Some(prev), _) if !history::is_time_metric(&f.metric) => {
-            let d = f.latest - prev;
-            if d == 0.0 {
-                "0".to_string()
+    }
+    for (commit, study, method, metric, cs) in groups {
+        let (what, change) = if cs.len() <= COUNTER_CASES_LISTED {
+            let c = cs[0];
+            (benchmark(&study, &c.case, &method), counter_text(c))
+        } else {
+            let rel: Vec<f64> = cs
+                .iter()
+                .filter(|c| c.previous != 0.0)
+                .map(|c| c.value / c.previous - 1.0)
+                .collect();
+            let lo = rel.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = rel.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let range = if rel.is_empty() {
+                String::new()
             } else {
-                format!("{}{}", if d > 0.0 { "+" } else { "" }, count(d))
-            }
-        }
+                format!(": {} to {}", percent(lo), percent(hi))
+            };
+            (
+                format!("{study} / {} cases / {method}", cs.len()),
+                format!("in {} cases{range}", cs.len()),
+            )
+        };
+        table.push(
+            RowKind::Flag,
+            vec![
+                vec![code(short_commit(&commit))],
+                vec![text(what)],
+                vec![code(metric)],
+                vec![text(format!("changed: {change}"))],
+            ],
+        );
+    }
+    table
+}
+
+/// The time judgement text of a flag: change against the baseline median
+/// in % and the noise band, or why there is none.
+fn time_change(f: &HistoryFlag) -> String {
+    match (f.baseline, f.threshold) {
+        (Some(m), Some(band)) => format!(
+            "{} (band ±{})",
+            percent(f.latest / m - 1.0),
+            percent(band / m).trim_start_matches('+')
+        ),
+        // What changed is in the figure's caption and the commit list.
         _ => String::new(),
     }
 }
 
-fn flag_table(flags: &[&HistoryFlag]) -> Table {
+/// The table of a study's latest commit: per (case, method), or per method
+/// above [`MAX_LINES`] benchmarks; the judged time (CPU, else wall) and the
+/// counters that changed.
+fn latest_table(flags: &[&HistoryFlag]) -> Table {
+    let mut keys: Vec<(&str, &str)> = Vec::new();
+    for f in flags {
+        let k = (f.case.as_str(), f.method.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let time_of = |case: &str, method: &str| -> Option<&HistoryFlag> {
+        let of = |metric: &str| {
+            flags
+                .iter()
+                .copied()
+                .find(|f| f.case == case && f.method == method && f.metric == metric)
+        };
+        of(CPU).or_else(|| of(WALL))
+    };
+    let changed_of = |case: &str, method: &str| -> Vec<&HistoryFlag> {
+        flags
+            .iter()
+            .copied()
+            .filter(|f| f.case == case && f.method == method && f.verdict == Verdict::Changed)
+            .collect()
+    };
     let mut table = Table::new(&[
         ("case", false),
         ("method", false),
-        ("metric", false),
-        ("previous commit", false),
-        ("previous", true),
-        ("latest commit", false),
-        ("latest", true),
-        ("change", true),
+        ("commit", false),
+        ("time", true),
+        ("against the baseline", true),
         ("verdict", false),
+        ("counters", false),
     ]);
-    let collapse = flags.len() > COLLAPSE_COUNTERS_ABOVE;
-    let (mut unchanged, mut new) = (0usize, 0usize);
-    for f in flags {
-        // Collapsed: counters that are unchanged or new; times and flagged
-        // rows are always listed.
-        if collapse && !history::is_time_metric(&f.metric) {
-            match f.verdict {
-                Verdict::Unchanged => {
-                    unchanged += 1;
-                    continue;
-                }
-                Verdict::New => {
-                    new += 1;
-                    continue;
-                }
-                _ => {}
+    if keys.len() <= MAX_LINES {
+        for (case, method) in keys {
+            let time = time_of(case, method);
+            let changed = changed_of(case, method);
+            let counters = if changed.is_empty() {
+                "unchanged".to_string()
+            } else {
+                changed
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "{} changed {} → {}",
+                            f.metric,
+                            f.previous.map(count).unwrap_or_default(),
+                            count(f.latest)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let verdict = time.map_or(Verdict::New, |f| f.verdict);
+            let flagged = verdict.is_flag() || !changed.is_empty();
+            table.push(
+                if flagged {
+                    RowKind::Flag
+                } else {
+                    RowKind::Normal
+                },
+                vec![
+                    vec![text(case)],
+                    vec![code(method)],
+                    vec![text(
+                        time.map(|f| short_commit(&f.latest_commit))
+                            .unwrap_or_default(),
+                    )],
+                    vec![text(time.map(|f| seconds(f.latest)).unwrap_or_default())],
+                    vec![text(time.map(time_change).unwrap_or_default())],
+                    vec![if verdict.is_flag() {
+                        strong(verdict.label())
+                    } else {
+                        text(verdict.label())
+                    }],
+                    vec![if changed.is_empty() {
+                        text(counters)
+                    } else {
+                        strong(counters)
+                    }],
+                ],
+            );
+        }
+        return table;
+    }
+    let mut methods: Vec<&str> = Vec::new();
+    for k in &keys {
+        if !methods.contains(&k.1) {
+            methods.push(k.1);
+        }
+    }
+    for method in methods {
+        let cases: Vec<&str> = keys.iter().filter(|k| k.1 == method).map(|k| k.0).collect();
+        let times: Vec<&HistoryFlag> = cases.iter().filter_map(|c| time_of(c, method)).collect();
+        let mut verdicts: Vec<(&str, usize)> = Vec::new();
+        for t in &times {
+            match verdicts.iter_mut().find(|v| v.0 == t.verdict.label()) {
+                Some(v) => v.1 += 1,
+                None => verdicts.push((t.verdict.label(), 1)),
             }
         }
-        let verdict = if f.verdict.is_flag() {
-            strong(f.verdict.label())
+        let changes: Vec<f64> = times
+            .iter()
+            .filter_map(|f| Some(f.latest / f.baseline? - 1.0))
+            .collect();
+        let change = if changes.is_empty() {
+            String::new()
         } else {
-            text(f.verdict.label())
+            let lo = changes.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = changes.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            format!(
+                "median {} ({} to {})",
+                percent(median(&changes)),
+                percent(lo),
+                percent(hi)
+            )
         };
+        let changed_cases = cases
+            .iter()
+            .filter(|c| !changed_of(c, method).is_empty())
+            .count();
+        let slower = times.iter().any(|t| t.verdict.is_flag());
+        let latest: BTreeSet<String> = times
+            .iter()
+            .map(|f| short_commit(&f.latest_commit))
+            .collect();
+        let total: Vec<f64> = times.iter().map(|f| f.latest).collect();
         table.push(
-            if f.verdict.is_flag() {
+            if slower || changed_cases > 0 {
                 RowKind::Flag
             } else {
                 RowKind::Normal
             },
             vec![
-                vec![text(&f.case)],
-                vec![code(&f.method)],
-                vec![code(&f.metric)],
+                vec![text(format!("{} cases", cases.len()))],
+                vec![code(method)],
+                vec![text(latest.into_iter().collect::<Vec<_>>().join(", "))],
+                vec![text(format!("median {}", seconds(median(&total))))],
+                vec![text(change)],
                 vec![text(
-                    f.previous_commit
-                        .as_deref()
-                        .map(short_commit)
-                        .unwrap_or_default(),
+                    verdicts
+                        .iter()
+                        .map(|(l, n)| format!("{n} {l}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 )],
-                vec![text(
-                    f.previous
-                        .map(|v| value_text(&f.metric, v))
-                        .unwrap_or_default(),
-                )],
-                vec![text(short_commit(&f.latest_commit))],
-                vec![text(value_text(&f.metric, f.latest))],
-                vec![text(change_text(f))],
-                vec![verdict],
-            ],
-        );
-    }
-    if unchanged + new > 0 {
-        let blank = || vec![text("")];
-        let mut what = Vec::new();
-        if unchanged > 0 {
-            what.push(format!("{unchanged} unchanged"));
-        }
-        if new > 0 {
-            what.push(format!("{new} new"));
-        }
-        table.push(
-            RowKind::Summary,
-            vec![
-                vec![text(format!("{} more", unchanged + new))],
-                blank(),
-                vec![text("counters")],
-                blank(),
-                blank(),
-                blank(),
-                blank(),
-                blank(),
-                vec![text(format!("{} (not listed)", what.join(", ")))],
+                vec![if changed_cases > 0 {
+                    strong(format!("changed in {changed_cases} cases"))
+                } else {
+                    text("unchanged")
+                }],
             ],
         );
     }
     table
+}
+
+fn commits_table(history: &History) -> (Table, usize) {
+    let commits = history.commits();
+    let indices = history.commit_indices();
+    let mut first: Vec<Option<&HistoryRow>> = vec![None; commits.len()];
+    let mut rows = vec![0usize; commits.len()];
+    for r in &history.rows {
+        let i = indices[r.commit.as_str()];
+        rows[i] += 1;
+        if first[i].is_none() || (first[i].is_some_and(|f| !f.is_time()) && r.is_time()) {
+            first[i] = Some(r);
+        }
+    }
+    let changes = history::baseline_changes(history);
+    let mut table = Table::new(&[
+        ("index", true),
+        ("commit", false),
+        ("first run", false),
+        ("host", false),
+        ("CPU", false),
+        ("profile", false),
+        ("timing", false),
+        ("rustc", false),
+        ("rows", true),
+        ("baseline", false),
+    ]);
+    let skip = commits.len().saturating_sub(MAX_COMMITS_LISTED);
+    for (i, c) in commits.iter().enumerate().skip(skip) {
+        let Some(r) = first[i] else { continue };
+        let starts: Vec<&str> = changes
+            .iter()
+            .filter(|(k, _)| *k == i)
+            .map(|(_, w)| w.as_str())
+            .collect();
+        table.push(
+            RowKind::Normal,
+            vec![
+                vec![text((i + 1).to_string())],
+                vec![code(short_commit(c))],
+                vec![text(&r.date)],
+                vec![code(&r.host)],
+                vec![text(&r.cpu)],
+                vec![code(&r.profile)],
+                vec![code(&r.timing)],
+                vec![text(&r.rustc)],
+                vec![text(rows[i].to_string())],
+                vec![text(if starts.is_empty() {
+                    String::new()
+                } else {
+                    format!("new: {}", starts.join("; "))
+                })],
+            ],
+        );
+    }
+    (table, skip)
+}
+
+/// The noise rule, stated from the constants.
+fn rule_text() -> String {
+    format!(
+        "Counters (steps, iterations, pivots, factorizations) are exact: any change between consecutive \
+         commits is listed as a counter change, whatever the machine; it explains a time change. Times are \
+         compared only within a baseline: the same timing method, host, CPU and build profile; a change of \
+         any of these starts a new baseline, and nothing is called faster or slower across it. Within a \
+         baseline, a time (cpu_s, the CPU time of the thread that ran the method) is slower when it exceeds \
+         the median m of the previous (up to) {BASELINE_COMMITS} commits by more than the noise band \
+         max({} % of m, {NOISE_SIGMAS} sigma, s), sigma = {MAD_TO_SIGMA} MAD of those commits, s = the \
+         recorded spread (half range of the repeated runs) of the commit plus the median spread of the \
+         baseline commits. \"Outside the noise\" is the change over the band (above 1× is flagged). A run of \
+         slower commits counts once, at its first commit, and is listed while it is still present at the \
+         baseline's latest commit. Wall time (wall_s) stretches on a loaded machine: it is judged only where \
+         no CPU time is. Derived statistics (e.g. mean_active) are not recorded.",
+        sig(100.0 * MIN_RELATIVE_SLOWDOWN)
+    )
 }
 
 /// The performance-history section.
@@ -230,75 +660,18 @@ pub fn section(
         "This run was not appended to the history (a partial run, e.g. with --only, is not recorded)."
     };
     doc.paragraph(vec![
-        text(format!("{} rows over {} commit(s) in ", history.rows.len(), commits.len())),
+        text(format!(
+            "{} rows over {} commit(s) in ",
+            history.rows.len(),
+            commits.len()
+        )),
         code("history/history.csv"),
-        text(format!(". {recorded} ")),
-        text(
-            "Counters (steps, iterations, pivots, factorizations) are exact: any change from the previous commit is \
-             flagged changed. The CPU time (cpu_s, of the thread that ran the method) is flagged slower when it exceeds \
-             the median of the previous (up to) 5 commits by more than max(20 %, 3 sigma), sigma = 1.4826 MAD, on the \
-             same host. Wall time (wall_s) stretches on a loaded machine: it is shown, not judged, wherever a CPU time \
-             is compared; for rows recorded before CPU time was measured, the wall time is judged the same way. \
-             Derived statistics (e.g. mean_active) are not recorded.",
-        ),
+        text(format!(". {recorded}")),
     ]);
     if history.rows.is_empty() {
         doc.paragraph(vec![text("The history is empty.")]);
         return;
     }
-    let flags = history::compare_latest(history);
-    let slower = flags
-        .iter()
-        .filter(|f| f.verdict == Verdict::Slower)
-        .count();
-    let changed = flags
-        .iter()
-        .filter(|f| f.verdict == Verdict::Changed)
-        .count();
-    doc.paragraph(vec![
-        text("Latest commit against the previous ones: "),
-        if slower > 0 {
-            strong(format!("{slower} slower"))
-        } else {
-            text("0 slower")
-        },
-        text(", "),
-        if changed > 0 {
-            strong(format!("{changed} counters changed"))
-        } else {
-            text("0 counters changed")
-        },
-        text(format!(" of {} benchmarks.", flags.len())),
-    ]);
-
-    doc.heading(3, "Commits", None);
-    let mut table = Table::new(&[
-        ("index", true),
-        ("commit", false),
-        ("first run", false),
-        ("rows", true),
-    ]);
-    let skip = commits.len().saturating_sub(MAX_COMMITS_LISTED);
-    if skip > 0 {
-        doc.paragraph(vec![text(format!(
-            "The {skip} oldest commits are not listed."
-        ))]);
-    }
-    for (i, c) in commits.iter().enumerate().skip(skip) {
-        let rows: Vec<&HistoryRow> = history.rows.iter().filter(|r| r.commit == *c).collect();
-        let date = rows.first().map(|r| r.date.clone()).unwrap_or_default();
-        table.push(
-            RowKind::Normal,
-            vec![
-                vec![text((i + 1).to_string())],
-                vec![code(short_commit(c))],
-                vec![text(date)],
-                vec![text(rows.len().to_string())],
-            ],
-        );
-    }
-    doc.blocks.push(Block::Table(table));
-
     // Studies of this run first, then any others the history knows.
     let mut studies: Vec<&str> = run.studies.iter().map(|s| s.name.as_str()).collect();
     for s in history.studies() {
@@ -306,7 +679,61 @@ pub fn section(
             studies.push(s);
         }
     }
-    for study in studies {
+    body(doc, history, &studies, figures);
+}
+
+/// The section below its introduction: regressions, counter changes, the
+/// studies' figures and latest tables (in `studies` order), the commits.
+fn body(
+    doc: &mut Document,
+    history: &History,
+    studies: &[&str],
+    figures: &[(String, RenderedFigure)],
+) {
+    let commits = history.commits();
+    doc.heading(3, "Regressions", Some("history-regressions"));
+    let regressions = history::regressions(history);
+    let last = commits.len() - 1;
+    let latest = regressions
+        .iter()
+        .filter(|r| r.commit_index == last)
+        .count();
+    if regressions.is_empty() {
+        doc.paragraph(vec![strong("No regressions."), text(format!(
+            " No benchmark is slower than its baseline beyond the noise, at the latest commit ({}) or still \
+             from an earlier one.",
+            short_commit(commits[last])
+        ))]);
+    } else {
+        doc.paragraph(vec![
+            strong(format!("{} regression(s)", regressions.len())),
+            text(format!(
+                ", {latest} of them at the latest commit ({}); newest first, then furthest outside the noise.",
+                short_commit(commits[last])
+            )),
+        ]);
+        doc.blocks
+            .push(Block::Table(regressions_table(&regressions)));
+    }
+    doc.paragraph(vec![text(rule_text())]);
+
+    doc.heading(3, "Counter changes", Some("history-counter-changes"));
+    let changes = history::counter_changes(history);
+    if changes.is_empty() {
+        doc.paragraph(vec![text(
+            "No counter changed between consecutive commits.",
+        )]);
+    } else {
+        doc.paragraph(vec![text(format!(
+            "{} counter value(s) changed between consecutive commits (newest first; a group of cases with \
+             the same commit, study, method and counter is one row).",
+            changes.len()
+        ))]);
+        doc.blocks.push(Block::Table(counter_table(&changes)));
+    }
+
+    let flags = history::compare_latest(history);
+    for &study in studies {
         let study_flags: Vec<&HistoryFlag> = flags.iter().filter(|f| f.study == study).collect();
         if study_flags.is_empty() {
             continue;
@@ -327,6 +754,198 @@ pub fn section(
                 ))]),
             }
         }
-        doc.blocks.push(Block::Table(flag_table(&study_flags)));
+        doc.blocks.push(Block::Table(latest_table(&study_flags)));
+    }
+
+    doc.heading(3, "Commits", Some("history-commits"));
+    let (table, skip) = commits_table(history);
+    doc.paragraph(vec![text(
+        "The index is the x axis of the plots; a new baseline starts where the timing method, host, CPU or \
+         build profile changes. Rows written before these were recorded read as unknown.",
+    )]);
+    if skip > 0 {
+        doc.paragraph(vec![text(format!(
+            "The {skip} oldest commits are not listed."
+        ))]);
+    }
+    doc.blocks.push(Block::Table(table));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::history::TIMING_METHOD;
+
+    fn row(
+        commit: &str,
+        study: &str,
+        case: &str,
+        method: &str,
+        metric: &str,
+        v: f64,
+    ) -> HistoryRow {
+        HistoryRow {
+            commit: commit.into(),
+            date: "2026-12-02T10:00:00Z".into(),
+            host: "h".into(),
+            suite: "all".into(),
+            study: study.into(),
+            case: case.into(),
+            method: method.into(),
+            metric: metric.into(),
+            value: v,
+            spread: f64::NAN,
+            timing: TIMING_METHOD.into(),
+            profile: "release".into(),
+            rustc: "rustc 1.95.0".into(),
+            cpu: "Test CPU (2 logical cores)".into(),
+        }
+    }
+
+    /// Study `one` (one case, three methods) and study `many` (20 cases,
+    /// two methods) over six commits `c0`..`c5`; `one / m0` is 50 % slower
+    /// at `c5`.
+    fn history() -> History {
+        let mut rows = Vec::new();
+        for c in 0..6 {
+            let commit = format!("commit{c}");
+            for m in 0..3 {
+                let v = if m == 0 && c == 5 { 1.5 } else { 1.0 };
+                rows.push(row(&commit, "one", "one", &format!("m{m}"), CPU, v));
+                rows.push(row(&commit, "one", "one", &format!("m{m}"), "steps", 10.0));
+            }
+            for k in 0..20 {
+                for m in 0..2 {
+                    let v = 0.01 * (1.0 + 0.01 * k as f64);
+                    rows.push(row(
+                        &commit,
+                        "many",
+                        &format!("k{k}"),
+                        &format!("m{m}"),
+                        CPU,
+                        v,
+                    ));
+                }
+            }
+        }
+        // A counter change in `many` at c3.
+        rows.push(row("commit3", "many", "k0", "m0", "steps", 10.0));
+        rows.push(row("commit4", "many", "k0", "m0", "steps", 12.0));
+        History { rows }
+    }
+
+    #[test]
+    fn one_line_per_method_and_its_spread_for_many_cases() {
+        let figures = history_figures(&history());
+        assert_eq!(figures.len(), 2);
+        let (study, one) = &figures[0];
+        assert_eq!(study, "one");
+        let labels: Vec<&str> = one.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["m0", "m1", "m2"]);
+        // Each line over its own median: m0 is 1 except 1.5 at c5 (x = 6).
+        assert_eq!(one.series[0].points[5], (6.0, 1.5));
+        assert!(one.caption.contains("1 = commit0, ") && one.caption.contains("6 = commit5."));
+        let (_, many) = &figures[1];
+        let labels: Vec<&str> = many.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "m0 (median of 20 cases)",
+                "m0: min-max over cases",
+                "m1 (median of 20 cases)",
+                "m1: min-max over cases"
+            ]
+        );
+        assert!(many.series.len() <= MAX_LINES);
+        assert_eq!(many.series[1].style, Style::Dashed);
+        assert_eq!(many.series[1].group, many.series[0].group);
+        assert!(many.problems().is_empty(), "{:?}", many.problems());
+    }
+
+    #[test]
+    fn the_section_lists_regressions_first_then_counters_then_plots() {
+        let h = history();
+        let mut doc = Document::default();
+        body(&mut doc, &h, &["one", "many"], &[]);
+        let headings: Vec<&str> = doc
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Heading { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                "Regressions",
+                "Counter changes",
+                "History of one",
+                "History of many",
+                "Commits"
+            ]
+        );
+        let Some(Block::Table(regressions)) = doc.blocks.get(2) else {
+            panic!("no regressions table: {:?}", doc.blocks.get(2));
+        };
+        assert_eq!(regressions.rows.len(), 1);
+        assert_eq!(regressions.rows[0].cells[0], vec![text("one / m0")]);
+        assert_eq!(regressions.rows[0].cells[2], vec![code("commit5")]);
+        assert_eq!(regressions.rows[0].cells[5], vec![strong("+50 %")]);
+        assert_eq!(regressions.rows[0].cells[7], vec![text("2.5×")]);
+        let counters = doc.blocks.iter().find_map(|b| match b {
+            Block::Table(t) if t.header[2] == "counter" => Some(t),
+            _ => None,
+        });
+        let counters = counters.expect("counter table");
+        assert_eq!(counters.rows.len(), 1);
+        assert_eq!(
+            counters.rows[0].cells[3],
+            vec![text("changed: steps 10 → 12 (+2, +20 %)")]
+        );
+        // The many-case study's latest table has one row per method.
+        let many = doc
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Table(t) if t.header[0] == "case" => Some(t),
+                _ => None,
+            })
+            .nth(1)
+            .unwrap();
+        assert_eq!(many.rows.len(), 2);
+        assert_eq!(many.rows[0].cells[0], vec![text("20 cases")]);
+        // Without the slowdown: "No regressions."
+        let mut h = h;
+        for r in &mut h.rows {
+            if r.value == 1.5 {
+                r.value = 1.0;
+            }
+        }
+        let mut doc = Document::default();
+        body(&mut doc, &h, &["one", "many"], &[]);
+        assert_eq!(
+            doc.blocks.get(1).and_then(|b| match b {
+                Block::Paragraph(p) => p.first().cloned(),
+                _ => None,
+            }),
+            Some(strong("No regressions."))
+        );
+    }
+
+    #[test]
+    fn breaks_split_lines_and_outlines() {
+        let breaks: BTreeSet<usize> = [2].into();
+        let pts = with_breaks(&[(0, 1.0), (1, 1.1), (2, 0.5), (3, 0.6)], &breaks);
+        assert_eq!(pts.len(), 5);
+        assert!(pts[2].1.is_nan() && pts[2].0 == 3.0);
+        let lo = [(0, 0.9), (1, 0.8), (2, 0.4), (3, 0.5)];
+        let hi = [(0, 1.1), (1, 1.2), (2, 0.6), (3, 0.7)];
+        let o = outline(&lo, &hi, &breaks);
+        // Two closed outlines of 2 + 2 + 1 points, one NaN between.
+        assert_eq!(o.len(), 11);
+        assert_eq!(o[0], o[4]);
+        assert!(o[5].1.is_nan());
+        assert_eq!((o[1], o[2]), ((2.0, 0.8), (2.0, 1.2)));
     }
 }
