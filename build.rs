@@ -1,6 +1,7 @@
-//! Records the compiler version for the run manifest: sets
-//! `CONTACT_HARNESS_RUSTC` to the output of `$RUSTC --version` (or
-//! `unknown` when it cannot be run).
+//! Records the compiler version and optimisation level for the run
+//! manifest: sets `CONTACT_HARNESS_RUSTC` to the output of `$RUSTC
+//! --version` (or `unknown` when it cannot be run) and
+//! `CONTACT_HARNESS_OPT_LEVEL` to cargo's `OPT_LEVEL` of the build.
 
 use std::process::Command;
 
@@ -16,6 +17,8 @@ fn main() {
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=CONTACT_HARNESS_RUSTC={version}");
+    let opt_level = std::env::var("OPT_LEVEL").unwrap_or_else(|_| "unknown".to_string());
+    println!("cargo:rustc-env=CONTACT_HARNESS_OPT_LEVEL={opt_level}");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RUSTC");
 }

@@ -1,19 +1,30 @@
 //! Provenance of a run (`manifest.json`, the report footer): git commit and
-//! dirty flag, compiler, build profile, UTC date, host and CPU.
+//! dirty flag, compiler, build profile and optimisation level, UTC date,
+//! host, CPU model, logical cores, total memory, OS and kernel, the timing
+//! method, and the versions of the peer tools behind the reference files.
 //!
-//! Nothing here fails: whatever cannot be found is `unknown`. The date is
+//! Sources: /proc/cpuinfo (`model name`), /proc/meminfo (`MemTotal`),
+//! /etc/os-release (`PRETTY_NAME`), `uname -sr` (or
+//! /proc/sys/kernel/{ostype,osrelease}), `std::thread::available_parallelism`.
+//! Peer tool versions come from `reference-data/*/SOURCE.md`, see
+//! [`tool_versions`]. Nothing here fails: whatever cannot be found is
+//! `unknown`. The date is
 //! formatted from `SystemTime` with the days-to-civil algorithm of
 //! H. Hinnant, "chrono-Compatible Low-Level Date Algorithms" (2013),
 //! `civil_from_days`, valid for the proleptic Gregorian calendar.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::harness::history::TIMING_METHOD;
 use crate::harness::outcome::Manifest;
 
 /// `rustc --version` of the compiler that built this crate (from build.rs).
 pub const RUSTC_VERSION: &str = env!("CONTACT_HARNESS_RUSTC");
+/// Cargo's `OPT_LEVEL` of this build (from build.rs).
+pub const OPT_LEVEL: &str = env!("CONTACT_HARNESS_OPT_LEVEL");
 
 const UNKNOWN: &str = "unknown";
 
@@ -22,6 +33,10 @@ const UNKNOWN: &str = "unknown";
 /// empty (every study deterministic); a runner with random inputs sets them.
 pub fn collect(command: &str, spec_file: &str, spec: serde_json::Value) -> Manifest {
     let (commit, dirty) = git_state();
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let os_release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+    let kernel = kernel();
     Manifest {
         commit,
         dirty,
@@ -30,6 +45,15 @@ pub fn collect(command: &str, spec_file: &str, spec: serde_json::Value) -> Manif
         date: rfc3339_utc(SystemTime::now()),
         host: host_name(),
         cpu: cpu_description(),
+        cpu_model: cpu_model(&cpuinfo).unwrap_or_else(|| UNKNOWN.to_string()),
+        logical_cores: std::thread::available_parallelism()
+            .map_or_else(|_| UNKNOWN.to_string(), |n| n.to_string()),
+        memory: mem_total(&meminfo).unwrap_or_else(|| UNKNOWN.to_string()),
+        os: os_name(&os_release).unwrap_or_else(|| kernel.clone()),
+        kernel,
+        build: build_description(),
+        timing_method: TIMING_METHOD.to_string(),
+        reference_tools: reference_tools(),
         command: command.to_string(),
         spec_file: spec_file.to_string(),
         spec,
@@ -128,6 +152,156 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
         })
 }
 
+/// `opt-level N, debug assertions on|off` of this build.
+pub fn build_description() -> String {
+    let assertions = if cfg!(debug_assertions) { "on" } else { "off" };
+    format!("opt-level {OPT_LEVEL}, debug assertions {assertions}")
+}
+
+/// `MemTotal` of /proc/meminfo text in GiB with 3 significant digits, e.g.
+/// `23.5 GiB`.
+fn mem_total(meminfo: &str) -> Option<String> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line["MemTotal:".len()..].split_whitespace();
+    let value: f64 = words.next()?.parse().ok()?;
+    let scale = match words.next().unwrap_or("kB") {
+        "kB" | "KB" | "kiB" | "KiB" => 1024.0,
+        "B" => 1.0,
+        "MB" | "MiB" => 1024.0 * 1024.0,
+        _ => return None,
+    };
+    let gib = value * scale / (1024.0 * 1024.0 * 1024.0);
+    Some(format!("{} GiB", crate::harness::report::sig(gib)))
+}
+
+/// `PRETTY_NAME` of /etc/os-release text (quotes removed), else `NAME` and
+/// `VERSION`.
+fn os_name(os_release: &str) -> Option<String> {
+    let field = |key: &str| {
+        os_release.lines().find_map(|l| {
+            let v = l.strip_prefix(key)?.strip_prefix('=')?;
+            let v = v.trim().trim_matches('"').trim_matches('\'').trim();
+            (!v.is_empty()).then(|| v.to_string())
+        })
+    };
+    field("PRETTY_NAME").or_else(|| {
+        let name = field("NAME")?;
+        Some(match field("VERSION") {
+            Some(v) => format!("{name} {v}"),
+            None => name,
+        })
+    })
+}
+
+/// The kernel: `uname -sr`, else /proc/sys/kernel/{ostype,osrelease}, else
+/// the target OS name.
+pub fn kernel() -> String {
+    let uname = Command::new("uname")
+        .arg("-sr")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|s| !s.is_empty());
+    uname
+        .or_else(|| {
+            let read = |f: &str| {
+                std::fs::read_to_string(f)
+                    .ok()
+                    .map(|s| s.trim().to_string())
+            };
+            Some(format!(
+                "{} {}",
+                read("/proc/sys/kernel/ostype")?,
+                read("/proc/sys/kernel/osrelease")?
+            ))
+        })
+        .unwrap_or_else(|| format!("{UNKNOWN} {}", std::env::consts::OS))
+}
+
+/// Peer tools whose versions [`tool_versions`] looks for, lower case, with
+/// their usual spelling.
+pub const PEER_TOOLS: [(&str, &str); 18] = [
+    ("python", "Python"),
+    ("numpy", "NumPy"),
+    ("scipy", "SciPy"),
+    ("sympy", "SymPy"),
+    ("mpmath", "mpmath"),
+    ("numba", "Numba"),
+    ("exudyn", "Exudyn"),
+    ("openblas", "OpenBLAS"),
+    ("lapack", "LAPACK"),
+    ("mkl", "MKL"),
+    ("matlab", "MATLAB"),
+    ("octave", "Octave"),
+    ("julia", "Julia"),
+    ("siconos", "Siconos"),
+    ("chrono", "Chrono"),
+    ("mbdyn", "MBDyn"),
+    ("gcc", "GCC"),
+    ("gfortran", "gfortran"),
+];
+
+/// The peer-tool versions named in a SOURCE.md text, in order of first
+/// mention, without repeats, e.g. `["Python 3.11.7", "NumPy 2.4.6"]`.
+///
+/// The rule, over the text split at whitespace (so a name and its version
+/// may sit on two lines): a word that, without leading punctuation such as
+/// `(` or a backtick, is one of [`PEER_TOOLS`] (any case; `SciPy's` or
+/// `NumPy,` is not), followed by a word that, without trailing `.`, `,`,
+/// `;`, `:`, `)` or `]` and an optional leading `v`, is a version: digits
+/// separated by dots (`SciPy 1e-13` names none). As a regex:
+/// `(?i)(?:^|\s)\W*(TOOL)\s+v?(\d+(?:\.\d+)*)[.,;:)\]]*(?:\s|$)`.
+pub fn tool_versions(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::new();
+    for pair in words.windows(2) {
+        let name = pair[0].trim_start_matches(|c: char| !c.is_alphanumeric());
+        let Some(&(_, display)) = PEER_TOOLS
+            .iter()
+            .find(|(t, _)| name.eq_ignore_ascii_case(t))
+        else {
+            continue;
+        };
+        let raw = pair[1].trim_end_matches(['.', ',', ';', ':', ')', ']']);
+        let version = raw.strip_prefix('v').unwrap_or(raw);
+        let is_version = !version.is_empty()
+            && version
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        let entry = format!("{display} {version}");
+        if is_version && !out.contains(&entry) {
+            out.push(entry);
+        }
+    }
+    out
+}
+
+/// [`tool_versions`] of every `reference-data/<dir>/SOURCE.md` (the
+/// crate's source tree, else the current directory), by directory name.
+/// A directory whose SOURCE.md names no version has an empty list.
+pub fn reference_tools() -> BTreeMap<String, Vec<String>> {
+    let candidates = [
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reference-data"),
+        Path::new("reference-data").to_path_buf(),
+    ];
+    for dir in candidates {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut out = BTreeMap::new();
+        for entry in entries.flatten() {
+            let source = entry.path().join("SOURCE.md");
+            if let Ok(text) = std::fs::read_to_string(&source) {
+                let name = entry.file_name().to_string_lossy().to_string();
+                out.insert(name, tool_versions(&text));
+            }
+        }
+        return out;
+    }
+    BTreeMap::new()
+}
+
 /// Days since 1970-01-01 to (year, month, day) (Hinnant's `civil_from_days`).
 pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
@@ -202,5 +376,77 @@ mod tests {
         assert_eq!(m.profile, profile());
         assert_eq!(m.spec["a"], 1);
         assert!(m.seeds.as_object().is_some_and(|s| s.is_empty()));
+        for (what, v) in [
+            ("cpu_model", &m.cpu_model),
+            ("logical_cores", &m.logical_cores),
+            ("memory", &m.memory),
+            ("os", &m.os),
+            ("kernel", &m.kernel),
+            ("build", &m.build),
+            ("timing_method", &m.timing_method),
+        ] {
+            assert!(!v.is_empty(), "{what} empty");
+        }
+        assert!(m.build.starts_with("opt-level "), "{}", m.build);
+        assert_eq!(m.timing_method, TIMING_METHOD);
+        if cfg!(target_os = "linux") {
+            assert!(m.memory.ends_with(" GiB"), "{}", m.memory);
+            assert!(m.logical_cores.parse::<usize>().is_ok());
+            assert!(m.kernel.starts_with("Linux "), "{}", m.kernel);
+        }
+        // The crate's own reference data names its tools.
+        assert_eq!(
+            m.reference_tools.get("gap-system").map(Vec::as_slice),
+            Some(
+                &[
+                    "Python 3.11.7".to_string(),
+                    "NumPy 2.4.6".to_string(),
+                    "SciPy 1.17.1".to_string()
+                ][..]
+            )
+        );
+    }
+
+    #[test]
+    fn tool_versions_follow_the_documented_rule() {
+        let text = "- Tools: Python 3.11.7, NumPy 2.4.6 (printed by the script).
+with exudyn 1.13.6 (the default module), numpy
+2.4.6, Python 3.11.7, on the 2-core machine. (NumPy 2.4.6, Python 3, here.)
+SciPy's own error; SciPy 1e-13 is close; scipy.integrate 1.2; NumPy, 2.0
+Tools: SciPy 1.17.1 (OpenBLAS 0.3.31). MATLAB v9.14; Julia 1.10.";
+        assert_eq!(
+            tool_versions(text),
+            [
+                "Python 3.11.7",
+                "NumPy 2.4.6",
+                "Exudyn 1.13.6",
+                "Python 3",
+                "SciPy 1.17.1",
+                "OpenBLAS 0.3.31",
+                "MATLAB 9.14",
+                "Julia 1.10"
+            ]
+        );
+        assert!(tool_versions("no tools here 1.2.3").is_empty());
+    }
+
+    #[test]
+    fn memory_and_os_are_read_or_unknown() {
+        assert_eq!(
+            mem_total("MemFree: 1 kB\nMemTotal:       24683584 kB\n").as_deref(),
+            Some("23.5 GiB")
+        );
+        assert_eq!(mem_total("MemFree: 1 kB\n"), None);
+        assert_eq!(mem_total("MemTotal: lots\n"), None);
+        let release = "NAME=\"Debian GNU/Linux\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n";
+        assert_eq!(
+            os_name(release).as_deref(),
+            Some("Debian GNU/Linux 12 (bookworm)")
+        );
+        assert_eq!(
+            os_name("NAME=Alpine\nVERSION='3.20'\n").as_deref(),
+            Some("Alpine 3.20")
+        );
+        assert_eq!(os_name(""), None);
     }
 }

@@ -140,6 +140,28 @@ pub struct Manifest {
     pub host: String,
     /// CPU model and logical core count.
     pub cpu: String,
+    /// CPU model alone (`model name` of /proc/cpuinfo), or `unknown`.
+    pub cpu_model: String,
+    /// Number of logical cores available to the run, or `unknown`.
+    pub logical_cores: String,
+    /// Total memory (`MemTotal` of /proc/meminfo, e.g. `23.5 GiB`), or
+    /// `unknown`.
+    pub memory: String,
+    /// Operating system (`PRETTY_NAME` of /etc/os-release, else `uname
+    /// -sr`), or `unknown`.
+    pub os: String,
+    /// Kernel (`uname -sr`), or `unknown`.
+    pub kernel: String,
+    /// Optimisation level and debug assertions of the build, e.g.
+    /// `opt-level 2, debug assertions on` (the profile alone does not say:
+    /// this crate's dev profile is optimised).
+    pub build: String,
+    /// How times were measured (`harness::history::TIMING_METHOD`).
+    pub timing_method: String,
+    /// Versions of the peer tools behind the reference files, per
+    /// `reference-data/<dir>/` (named in its SOURCE.md, e.g. `SciPy
+    /// 1.17.1`).
+    pub reference_tools: std::collections::BTreeMap<String, Vec<String>>,
     /// The command line that reproduces the run.
     pub command: String,
     /// Suite or study file given on the command line.

@@ -647,7 +647,10 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
     Some(table)
 }
 
-/// Provenance: commit, compiler, profile, machine, date, reproduce command.
+/// Provenance: commit and dirty flag, compiler, build profile, timing
+/// method, machine (CPU model, cores, memory, OS, kernel, host), date, spec,
+/// the command that reproduces the run, and the peer tools behind each
+/// reference directory (versions named in its SOURCE.md).
 pub fn footer(doc: &mut Document, m: &Manifest) {
     doc.blocks.push(Block::Rule);
     doc.heading(2, "Provenance", Some("provenance"));
@@ -655,6 +658,11 @@ pub fn footer(doc: &mut Document, m: &Manifest) {
         format!("{} (+dirty: uncommitted changes)", short_commit(&m.commit))
     } else {
         short_commit(&m.commit)
+    };
+    let dirty = if m.dirty {
+        "yes: the work tree had uncommitted changes (outside results/ and report/)"
+    } else {
+        "no"
     };
     doc.blocks.push(Block::List(vec![
         vec![
@@ -664,14 +672,48 @@ pub fn footer(doc: &mut Document, m: &Manifest) {
             code(&m.commit),
             text(")"),
         ],
+        vec![text("Uncommitted changes: "), text(dirty)],
         vec![text("rustc: "), code(&m.rustc)],
-        vec![text("Profile: "), code(&m.profile)],
+        vec![
+            text("Build profile: "),
+            code(&m.profile),
+            text(format!(" ({})", m.build)),
+        ],
+        vec![text("Timing method: "), code(&m.timing_method)],
         vec![text("CPU: "), text(&m.cpu)],
+        vec![text("CPU model: "), text(&m.cpu_model)],
+        vec![text("Logical cores: "), text(&m.logical_cores)],
+        vec![text("Memory: "), text(&m.memory)],
+        vec![text("OS: "), text(&m.os)],
+        vec![text("Kernel: "), text(&m.kernel)],
         vec![text("Host: "), code(&m.host)],
         vec![text("Date: "), text(&m.date)],
         vec![text("Spec: "), code(&m.spec_file)],
         vec![text("Reproduce: "), code(&m.command)],
     ]));
+    if m.reference_tools.is_empty() {
+        return;
+    }
+    doc.paragraph(vec![text(
+        "Peer tools behind the reference files, as named with their versions in each \
+         reference-data/<dir>/SOURCE.md:",
+    )]);
+    doc.blocks.push(Block::List(
+        m.reference_tools
+            .iter()
+            .map(|(dir, tools)| {
+                let what = if tools.is_empty() {
+                    "no tool version named".to_string()
+                } else {
+                    tools.join(", ")
+                };
+                vec![
+                    code(format!("reference-data/{dir}/")),
+                    text(format!(": {what}")),
+                ]
+            })
+            .collect(),
+    ));
 }
 
 #[cfg(test)]

@@ -1,0 +1,156 @@
+//! Provenance and performance history end to end: the manifest a run
+//! collects lands in manifest.json and the report footer with every
+//! provenance field; the committed history still loads, and a run appended
+//! to it (new columns, known machine) starts a new baseline instead of
+//! calling anything faster or slower.
+
+use std::fs;
+
+use contact_harness::harness::history::{self, History, HistoryRow, TIMING_METHOD, Verdict};
+use contact_harness::harness::manifest;
+use contact_harness::harness::outcome::RunResult;
+use contact_harness::harness::report::{document, render_html};
+use contact_harness::harness::results::write_run;
+
+fn run() -> RunResult {
+    RunResult {
+        suite: "provenance".into(),
+        studies: Vec::new(),
+        manifest: manifest::collect(
+            "cargo run -- experiments/quick.toml",
+            "experiments/quick.toml",
+            serde_json::json!({}),
+        ),
+        record_history: false,
+    }
+}
+
+#[test]
+fn manifest_json_and_footer_carry_the_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run();
+    write_run(dir.path(), &run).unwrap();
+    let text = fs::read_to_string(dir.path().join("manifest.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for key in [
+        "commit",
+        "dirty",
+        "rustc",
+        "profile",
+        "build",
+        "timing_method",
+        "cpu",
+        "cpu_model",
+        "logical_cores",
+        "memory",
+        "os",
+        "kernel",
+        "host",
+        "date",
+        "command",
+    ] {
+        let v = &json[key];
+        assert!(
+            v.is_boolean() || v.as_str().is_some_and(|s| !s.is_empty()),
+            "manifest.json lacks {key}: {v}"
+        );
+    }
+    assert_eq!(json["timing_method"], TIMING_METHOD);
+    assert_eq!(json["command"], "cargo run -- experiments/quick.toml");
+    let tools = json["reference_tools"]
+        .as_object()
+        .expect("reference_tools");
+    let named = |dir: &str| -> Vec<String> {
+        tools[dir]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(named("gap-system").contains(&"SciPy 1.17.1".to_string()));
+    assert!(named("slider-crank").contains(&"Exudyn 1.13.6".to_string()));
+
+    let html = render_html(&document(&run, &History::default(), &[], &[]));
+    let footer = &html[html.find("id=\"provenance\"").expect("footer")..];
+    let m = &run.manifest;
+    for shown in [
+        m.cpu_model.as_str(),
+        m.logical_cores.as_str(),
+        m.memory.as_str(),
+        m.os.as_str(),
+        m.kernel.as_str(),
+        m.build.as_str(),
+        TIMING_METHOD,
+        "reference-data/gap-system/",
+        "SciPy 1.17.1",
+        "Exudyn 1.13.6",
+        "Uncommitted changes: ",
+        "cargo run -- experiments/quick.toml",
+    ] {
+        assert!(footer.contains(shown), "footer lacks {shown}");
+    }
+}
+
+/// A copy of the committed history, with `rows` appended as a new commit
+/// measured on a known machine.
+fn committed_plus(rows: impl Fn(&HistoryRow) -> Option<HistoryRow>) -> History {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/history/history.csv");
+    let mut h = history::load(&path).expect("the committed history loads");
+    let last = h.commits().last().unwrap().to_string();
+    let added: Vec<HistoryRow> = h
+        .rows
+        .iter()
+        .filter(|r| r.commit == last)
+        .filter_map(rows)
+        .collect();
+    h.rows.extend(added);
+    h
+}
+
+#[test]
+fn the_committed_history_loads_and_a_new_machine_starts_a_new_baseline() {
+    // The next commit on a machine whose CPU is now recorded, 2x slower and
+    // with other counters: times start a new baseline, counters are compared.
+    let h = committed_plus(|r| {
+        let mut r = r.clone();
+        r.commit = "next".into();
+        r.value *= 2.0;
+        r.cpu = "AMD EPYC 7763 (2 logical cores)".into();
+        r.profile = "release".into();
+        r.timing = TIMING_METHOD.into();
+        Some(r)
+    });
+    let flags = history::compare_latest(&h);
+    let latest: Vec<_> = flags.iter().filter(|f| f.latest_commit == "next").collect();
+    assert!(!latest.is_empty());
+    for f in &latest {
+        if history::is_time_metric(&f.metric) {
+            assert_eq!(f.verdict, Verdict::NewBaseline, "{f:?}");
+        } else if f.latest != 0.0 {
+            assert_eq!(f.verdict, Verdict::Changed, "{f:?}");
+        }
+    }
+    assert!(history::latest_regressions(&h).is_empty());
+    let changes = history::baseline_changes(&h);
+    let (_, what) = changes.last().unwrap();
+    assert!(what.contains("CPU unknown → AMD EPYC 7763"), "{what}");
+
+    // The same slowdown on the same (unknown) machine is a regression.
+    let h = committed_plus(|r| {
+        let mut r = r.clone();
+        r.commit = "next".into();
+        if r.is_time() {
+            r.value *= 2.0;
+        }
+        Some(r)
+    });
+    let regressions = history::latest_regressions(&h);
+    assert!(!regressions.is_empty());
+    assert!(
+        regressions
+            .iter()
+            .all(|r| r.commit == "next" && r.change() > 0.2 && r.excess() > 1.0)
+    );
+    assert!(regressions.iter().any(|r| r.metric == "cpu_s"));
+}
