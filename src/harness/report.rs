@@ -104,6 +104,7 @@ pub fn document(
     };
     sections::header(&mut doc, run);
     sections::overview(&mut doc, run);
+    sections::regressions_summary(&mut doc, history);
     let mut figure_number = 0;
     for (i, study) in run.studies.iter().enumerate() {
         sections::study(

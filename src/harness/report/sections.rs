@@ -281,6 +281,54 @@ fn findings(study: &StudyResult) -> Vec<String> {
     out
 }
 
+/// The regressions at this run's commit (from the history), under the
+/// summary table: each with its change and noise band, or a line saying
+/// there are none; the whole history is in the performance section.
+pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history::History) {
+    let latest = crate::harness::history::latest_regressions(history);
+    let link = Inline::Link {
+        text: "performance history".into(),
+        href: "#performance-history".into(),
+    };
+    if latest.is_empty() {
+        doc.paragraph(vec![
+            strong("Regressions since the previous commit: none"),
+            text(" (timings within the noise of their baseline; the whole record is in the "),
+            link,
+            text(")."),
+        ]);
+        return;
+    }
+    doc.paragraph(vec![
+        strong(format!(
+            "Regressions since the previous commit: {}",
+            latest.len()
+        )),
+        text(" (details in the "),
+        link,
+        text(")"),
+    ]);
+    doc.blocks.push(Block::List(
+        latest
+            .iter()
+            .map(|r| {
+                vec![
+                    code(format!("{}/{}/{}", r.study, r.case, r.method)),
+                    text(format!(
+                        ": {} {} against the baseline median {} ({}, {}x the noise band {})",
+                        r.metric,
+                        seconds(r.value),
+                        seconds(r.baseline),
+                        super::format::percent(r.change()),
+                        sig(r.excess()),
+                        seconds(r.threshold)
+                    )),
+                ]
+            })
+            .collect(),
+    ));
+}
+
 /// The section of one study; `figure_number` counts the figures of the
 /// whole page (each is numbered and anchored `fig-<n>`).
 pub fn study(
