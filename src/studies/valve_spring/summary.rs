@@ -67,6 +67,7 @@ pub(super) fn summarize(
             .starts_with("ncp")
             .then_some((m.label().to_string(), t))
     }) && let (Some(a), Some(p)) = (clash.table.values("cam_angle"), clash.table.values("pair"))
+        && !a.is_empty()
     {
         summary.figures.push(Figure {
             name: "coil-clash".into(),
