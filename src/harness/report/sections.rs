@@ -281,6 +281,9 @@ fn findings(study: &StudyResult) -> Vec<String> {
     out
 }
 
+/// At most this many regressions are listed at the top of the page.
+pub const SHOWN_REGRESSIONS: usize = 8;
+
 /// The regressions at this run's commit (from the history), under the
 /// summary table: each with its change and noise band, or a line saying
 /// there are none; the whole history is in the performance section.
@@ -299,18 +302,25 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
         ]);
         return;
     }
+    // The worst first; a machine-wide slowdown shows as many at once.
+    let mut latest = latest;
+    latest.sort_by(|a, b| b.excess().total_cmp(&a.excess()));
+    let median_change = median(latest.iter().map(|r| r.change()).collect());
     doc.paragraph(vec![
         strong(format!(
             "Regressions since the previous commit: {}",
             latest.len()
         )),
-        text(" (details in the "),
+        text(format!(
+            " (median change {}; when many benchmarks of unchanged code slow down together, suspect the machine: their counters are listed with each in the "
+        , super::format::percent(median_change))),
         link,
-        text(")"),
+        text("). The ones furthest outside the noise:"),
     ]);
     doc.blocks.push(Block::List(
         latest
             .iter()
+            .take(SHOWN_REGRESSIONS)
             .map(|r| {
                 vec![
                     code(format!("{}/{}/{}", r.study, r.case, r.method)),
@@ -327,6 +337,12 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
             })
             .collect(),
     ));
+    if latest.len() > SHOWN_REGRESSIONS {
+        doc.paragraph(vec![text(format!(
+            "... and {} more in the performance history.",
+            latest.len() - SHOWN_REGRESSIONS
+        ))]);
+    }
 }
 
 /// The section of one study; `figure_number` counts the figures of the
