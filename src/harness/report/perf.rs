@@ -712,8 +712,7 @@ fn body(
                 short_commit(commits[last])
             )),
         ]);
-        doc.blocks
-            .push(Block::Table(regressions_table(&regressions)));
+        push_folded(doc, regressions_table(&regressions), "regressions");
     }
     doc.paragraph(vec![text(rule_text())]);
 
@@ -729,7 +728,7 @@ fn body(
              the same commit, study, method and counter is one row).",
             changes.len()
         ))]);
-        doc.blocks.push(Block::Table(counter_table(&changes)));
+        push_folded(doc, counter_table(&changes), "counter changes");
     }
 
     let flags = history::compare_latest(history);
@@ -769,6 +768,26 @@ fn body(
         ))]);
     }
     doc.blocks.push(Block::Table(table));
+}
+
+/// Tables longer than this show their first rows and fold the whole.
+const SHOWN_ROWS: usize = 12;
+
+/// Pushes `table`; when it has more than [`SHOWN_ROWS`] rows, its first
+/// rows and then the whole table folded (`what` names the rows).
+fn push_folded(doc: &mut Document, table: Table, what: &str) {
+    if table.rows.len() <= SHOWN_ROWS {
+        doc.blocks.push(Block::Table(table));
+        return;
+    }
+    let mut head = table.clone();
+    head.rows.truncate(SHOWN_ROWS);
+    let n = table.rows.len();
+    doc.blocks.push(Block::Table(head));
+    doc.blocks.push(Block::Details {
+        summary: vec![text(format!("All {n} {what}"))],
+        blocks: vec![Block::Table(table)],
+    });
 }
 
 #[cfg(test)]

@@ -255,20 +255,41 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         .filter(|c| crate::harness::table::name_matches("x*", &c.name))
         .map(|c| c.name.clone())
         .collect();
-    let mut series: Vec<Series> = dofs
-        .iter()
-        .map(|name| {
+    let mut series: Vec<Series> = Vec::new();
+    for (k, name) in dofs.iter().enumerate() {
+        series.push(
             Series::new(
-                name.clone(),
+                format!("{name}, {label}"),
                 &t,
                 table.values(name).unwrap_or(&[]),
                 Style::Line,
             )
-        })
-        .collect();
+            .grouped(k),
+        );
+        // The reference file's curve of the same mass, drawn underneath.
+        if let Some((file, reference)) = &cfg.reference_file
+            && let (Some(tr), Some(xr)) = (reference.values("t"), reference.values(name))
+        {
+            let stem = std::path::Path::new(file)
+                .file_stem()
+                .map_or(file.clone(), |s| s.to_string_lossy().into_owned());
+            // Only over the run's time span.
+            let end = t.last().copied().unwrap_or(0.0) * (1.0 + 1e-12);
+            let keep = tr.iter().take_while(|&&s| s <= end).count();
+            series.push(
+                Series::new(
+                    format!("{name}, {stem}"),
+                    &tr[..keep],
+                    &xr[..keep],
+                    Style::Dashed,
+                )
+                .grouped(k),
+            );
+        }
+    }
     if let (Some(hi), Some(lo)) = (table.values("x_max_all"), table.values("x_min_all")) {
-        series.push(Series::new("max over all masses", &t, hi, Style::Dashed));
-        series.push(Series::new("min over all masses", &t, lo, Style::Dashed));
+        series.push(Series::new("max over all masses", &t, hi, Style::Line));
+        series.push(Series::new("min over all masses", &t, lo, Style::Line));
     }
     summary.figures.push(Figure {
         name: "chain-response".into(),
@@ -277,7 +298,7 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         y: Axis::linear("displacement x [m]"),
         series,
         caption: format!(
-            "Displacements of the written masses of the {n}-mass chain ({label}), and the extremes over all masses at each output time."
+            "Displacements of the written masses of the {n}-mass chain ({label}), with the reference file's curves underneath where the case has one, and the extremes over all masses at each output time."
         ),
     });
     let Some(env) = series_out.table("envelope") else {
