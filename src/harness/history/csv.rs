@@ -1,0 +1,254 @@
+//! Reading, writing and appending history.csv (see the parent module for
+//! its columns).
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use polars::prelude::{self as pl, SerReader};
+
+use super::*;
+use crate::error::OutputError;
+use crate::harness::atomic;
+use crate::harness::outcome::RunResult;
+use crate::harness::results::{CellColumn, csv_bytes, frame};
+
+/// `<out>/history/history.csv`.
+pub fn path(out: &Path) -> PathBuf {
+    out.join("history").join("history.csv")
+}
+
+fn format_error(path: &Path, message: impl std::fmt::Display) -> OutputError {
+    OutputError::Format {
+        path: path.to_path_buf(),
+        message: message.to_string(),
+    }
+}
+
+/// Reads history.csv (either header, [`COLUMNS`] or the older
+/// [`COLUMNS_V1`]); a missing or empty file is an empty history.
+pub fn load(path: &Path) -> Result<History, OutputError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(History::default()),
+        Err(source) => {
+            return Err(OutputError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(History::default());
+    }
+    let header = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let header = String::from_utf8_lossy(header);
+    let header = header.trim_end();
+    let columns: &[&str] = if header == COLUMNS.join(",") {
+        &COLUMNS
+    } else if header == COLUMNS_V1.join(",") {
+        &COLUMNS_V1
+    } else {
+        return Err(format_error(
+            path,
+            format!(
+                "history header is `{header}`, expected `{}` (or the older `{}`)",
+                COLUMNS.join(","),
+                COLUMNS_V1.join(",")
+            ),
+        ));
+    };
+    let mut schema = pl::Schema::default();
+    for &name in columns {
+        let dtype = if name == "value" || name == "spread" {
+            pl::DataType::Float64
+        } else {
+            pl::DataType::String
+        };
+        schema.insert(name.into(), dtype);
+    }
+    let df = pl::CsvReadOptions::default()
+        .with_has_header(true)
+        .with_schema(Some(Arc::new(schema)))
+        .into_reader_with_file_handle(Cursor::new(bytes))
+        .finish()
+        .map_err(|e| format_error(path, e))?;
+    let n = df.height();
+    let text = |name: &str| -> Result<Option<Vec<String>>, OutputError> {
+        if !columns.contains(&name) {
+            return Ok(None);
+        }
+        let col = df
+            .column(name)
+            .and_then(|c| c.str().cloned())
+            .map_err(|e| format_error(path, e))?;
+        Ok(Some(
+            col.iter()
+                .map(|v| v.unwrap_or_default().to_string())
+                .collect(),
+        ))
+    };
+    let float = |name: &str| -> Result<Option<Vec<f64>>, OutputError> {
+        if !columns.contains(&name) {
+            return Ok(None);
+        }
+        let col = df
+            .column(name)
+            .and_then(|c| c.f64().cloned())
+            .map_err(|e| format_error(path, e))?;
+        Ok(Some(col.iter().map(|v| v.unwrap_or(f64::NAN)).collect()))
+    };
+    let required = |v: Option<Vec<String>>| v.unwrap_or_else(|| vec![String::new(); n]);
+    let commit = required(text("commit")?);
+    let date = required(text("date")?);
+    let host = required(text("host")?);
+    let suite = required(text("suite")?);
+    let study = required(text("study")?);
+    let case = required(text("case")?);
+    let method = required(text("method")?);
+    let metric = required(text("metric")?);
+    let values = float("value")?.unwrap_or_else(|| vec![f64::NAN; n]);
+    let spread = float("spread")?;
+    let timing = text("timing")?;
+    let [profile, rustc, cpu] = [text("profile")?, text("rustc")?, text("cpu")?];
+    let or_unknown = |col: &Option<Vec<String>>, i: usize| -> String {
+        col.as_ref()
+            .map(|c| c[i].clone())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| UNKNOWN.to_string())
+    };
+    let rows = (0..n)
+        .map(|i| HistoryRow {
+            commit: commit[i].clone(),
+            date: date[i].clone(),
+            host: host[i].clone(),
+            suite: suite[i].clone(),
+            study: study[i].clone(),
+            case: case[i].clone(),
+            method: method[i].clone(),
+            metric: metric[i].clone(),
+            value: values[i],
+            spread: spread.as_ref().map_or(f64::NAN, |s| s[i]),
+            timing: timing
+                .as_ref()
+                .map(|t| t[i].clone())
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| legacy_timing(&date[i]).to_string()),
+            profile: or_unknown(&profile, i),
+            rustc: or_unknown(&rustc, i),
+            cpu: or_unknown(&cpu, i),
+        })
+        .collect();
+    Ok(History { rows })
+}
+
+/// The commit label of a run: the hash, `+dirty` for an uncommitted tree.
+pub fn commit_label(commit: &str, dirty: bool) -> String {
+    if dirty {
+        format!("{commit}+dirty")
+    } else {
+        commit.to_string()
+    }
+}
+
+/// The rows a run contributes: per study, per successful case, per method,
+/// `wall_s`, `cpu_s` (when finite, with its spread) and every counter; never
+/// the stats. Every row carries [`TIMING_METHOD`] and the manifest's
+/// profile, rustc, host and CPU.
+pub fn run_rows(run: &RunResult) -> Vec<HistoryRow> {
+    let m = &run.manifest;
+    let commit = commit_label(&m.commit, m.dirty);
+    let mut rows = Vec::new();
+    for study in &run.studies {
+        for case in &study.cases {
+            for timing in case.timings() {
+                let cpu =
+                    timing
+                        .cpu_s
+                        .is_finite()
+                        .then_some((CPU, timing.cpu_s, timing.cpu_s_spread));
+                let metrics = std::iter::once((WALL, timing.wall_s, f64::NAN))
+                    .chain(cpu)
+                    .chain(
+                        timing
+                            .counters
+                            .iter()
+                            .map(|(n, v)| (n.as_str(), *v, f64::NAN)),
+                    );
+                for (metric, value, spread) in metrics {
+                    rows.push(HistoryRow {
+                        commit: commit.clone(),
+                        date: m.date.clone(),
+                        host: m.host.clone(),
+                        suite: run.suite.clone(),
+                        study: study.name.clone(),
+                        case: case.name.clone(),
+                        method: timing.method.clone(),
+                        metric: metric.to_string(),
+                        value,
+                        spread,
+                        timing: TIMING_METHOD.to_string(),
+                        profile: m.profile.clone(),
+                        rustc: m.rustc.clone(),
+                        cpu: m.cpu.clone(),
+                    });
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The CSV bytes of a history (all of [`COLUMNS`]).
+pub fn to_csv(path: &Path, history: &History) -> Result<Vec<u8>, OutputError> {
+    let rows = &history.rows;
+    let text = |f: fn(&HistoryRow) -> &str| {
+        CellColumn::Text(rows.iter().map(|r| f(r).to_string()).collect())
+    };
+    let columns = vec![
+        ("commit".to_string(), text(|r| &r.commit)),
+        ("date".to_string(), text(|r| &r.date)),
+        ("host".to_string(), text(|r| &r.host)),
+        ("suite".to_string(), text(|r| &r.suite)),
+        ("study".to_string(), text(|r| &r.study)),
+        ("case".to_string(), text(|r| &r.case)),
+        ("method".to_string(), text(|r| &r.method)),
+        ("metric".to_string(), text(|r| &r.metric)),
+        (
+            "value".to_string(),
+            CellColumn::Float(rows.iter().map(|r| r.value).collect()),
+        ),
+        (
+            "spread".to_string(),
+            CellColumn::OptFloat(
+                rows.iter()
+                    .map(|r| r.spread.is_finite().then_some(r.spread))
+                    .collect(),
+            ),
+        ),
+        ("timing".to_string(), text(|r| &r.timing)),
+        ("profile".to_string(), text(|r| &r.profile)),
+        ("rustc".to_string(), text(|r| &r.rustc)),
+        ("cpu".to_string(), text(|r| &r.cpu)),
+    ];
+    debug_assert_eq!(
+        columns.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        COLUMNS
+    );
+    let mut df = frame(path, columns)?;
+    csv_bytes(path, &mut df)
+}
+
+/// Appends the run's rows to history.csv when `run.record_history` (read,
+/// write a temporary file, rename) and returns the full history; otherwise
+/// returns the history as it is. The file is rewritten with all of
+/// [`COLUMNS`], old rows included.
+pub fn append(path: &Path, run: &RunResult) -> Result<History, OutputError> {
+    let mut history = load(path)?;
+    if !run.record_history {
+        return Ok(history);
+    }
+    history.rows.extend(run_rows(run));
+    atomic::write_file(path, &to_csv(path, &history)?)?;
+    Ok(history)
+}
