@@ -16,6 +16,7 @@
 //! clash unique) and `figures/history/<study>.svg`.
 
 mod doc;
+mod findings;
 mod format;
 mod html;
 mod markdown;
@@ -104,7 +105,7 @@ pub fn document(
     };
     sections::header(&mut doc, run);
     sections::overview(&mut doc, run);
-    sections::regressions_summary(&mut doc, history);
+    findings::regressions_summary(&mut doc, history);
     let mut figure_number = 0;
     for (i, study) in run.studies.iter().enumerate() {
         sections::study(

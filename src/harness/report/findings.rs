@@ -1,0 +1,260 @@
+//! What the report says a study found, generated from its results: the
+//! findings list of each study section, the one-line headline of the
+//! summary table, the speed-ups at equal accuracy as sentences, and the
+//! regressions at this commit under the summary.
+
+use super::doc::{Block, Document, Inline, code, strong, text};
+use super::format::{percent, seconds, sig};
+use crate::harness::outcome::StudyResult;
+use crate::harness::timing::median;
+
+/// The one-line headline of a study, from the results: its first speed-up
+/// at equal accuracy, else its measured order, else its largest error
+/// against a reference, else its first note's first sentence.
+pub fn headline(s: &StudyResult) -> String {
+    if let Some(first) = speedup_findings(s).into_iter().next() {
+        return first;
+    }
+    // findings(): [checks, speed-ups..., order?, largest errors...].
+    if let Some(f) = findings(s)
+        .into_iter()
+        .skip(1)
+        .find(|f| f.starts_with("Measured order") || f.starts_with("Largest"))
+    {
+        return f
+            .split("; ")
+            .next()
+            .unwrap_or(&f)
+            .trim_end_matches('.')
+            .to_string();
+    }
+    let note = s.summary.notes.first().map(String::as_str).unwrap_or("");
+    let end = note
+        .char_indices()
+        .find(|&(i, c)| c == '.' && note[i + 1..].starts_with(' '))
+        .map_or(note.len(), |(i, _)| i + 1);
+    let sentence = &note[..end];
+    if sentence.chars().count() > 220 {
+        let cut: String = sentence.chars().take(217).collect();
+        format!("{cut}...")
+    } else {
+        sentence.to_string()
+    }
+}
+
+/// One sentence per (method, baseline, group) of the speed-ups at equal
+/// accuracy: median, range and number of error levels.
+pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
+    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    for r in &study.speedups {
+        let k = (r.method.as_str(), r.baseline.as_str(), r.group.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys.into_iter()
+        .filter_map(|(m, b, g)| {
+            let v: Vec<f64> = study
+                .speedups
+                .iter()
+                .filter(|r| r.method == m && r.baseline == b && r.group == g)
+                .map(|r| r.speedup)
+                .filter(|s| s.is_finite())
+                .collect();
+            if v.is_empty() {
+                return None;
+            }
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let n = v.len();
+            let group = if g.is_empty() {
+                String::new()
+            } else {
+                format!(" ({g})")
+            };
+            let mid = median(&v);
+            Some(if mid >= 1.0 {
+                format!(
+                    "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×)",
+                    sig(mid),
+                    sig(lo),
+                    sig(hi)
+                )
+            } else {
+                format!(
+                    "{m} is {}× slower than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}× slower)",
+                    sig(1.0 / mid),
+                    sig(1.0 / hi),
+                    sig(1.0 / lo)
+                )
+            })
+        })
+        .collect()
+}
+
+/// The study's findings, from its results: checks, speed-ups at equal
+/// accuracy, measured orders, the largest errors against the references.
+pub fn findings(study: &StudyResult) -> Vec<String> {
+    let mut out = Vec::new();
+    let passed = study.checks.iter().filter(|c| c.passed).count();
+    let failed: Vec<&str> = {
+        let mut f: Vec<&str> = study
+            .checks
+            .iter()
+            .filter(|c| !c.passed)
+            .map(|c| c.check.as_str())
+            .collect();
+        f.dedup();
+        f
+    };
+    out.push(if failed.is_empty() {
+        format!("All {} checks passed.", study.checks.len())
+    } else {
+        format!(
+            "{} of {} checks FAILED ({}).",
+            study.checks.len() - passed,
+            study.checks.len(),
+            failed.join(", ")
+        )
+    });
+    out.extend(speedup_findings(study).into_iter().map(|s| format!("{s}.")));
+    for name in ["order_finest", "order"] {
+        let orders: Vec<String> = study
+            .summary
+            .scalars
+            .iter()
+            .filter(|s| s.scalar.name == name && s.scalar.value.is_finite())
+            .map(|s| {
+                let group = if s.group.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", s.group)
+                };
+                format!(
+                    "{}{group} {}",
+                    s.method.as_deref().unwrap_or("-"),
+                    sig(s.scalar.value)
+                )
+            })
+            .collect();
+        if !orders.is_empty() {
+            let what = if name == "order_finest" {
+                "over the finest steps"
+            } else {
+                "fitted over the sweep"
+            };
+            let shown = orders.len().min(6);
+            let more = if orders.len() > shown {
+                format!(" and {} more", orders.len() - shown)
+            } else {
+                String::new()
+            };
+            out.push(format!(
+                "Measured order of convergence ({what}): {}{more}.",
+                orders[..shown].join(", ")
+            ));
+            break;
+        }
+    }
+    // The largest error of each kind against its reference.
+    let mut names: Vec<&str> = Vec::new();
+    for case in &study.cases {
+        for m in &case.methods {
+            if let Some(o) = m.output() {
+                for s in &o.scalars {
+                    if s.name.starts_with("max_error") && !names.contains(&s.name.as_str()) {
+                        names.push(&s.name);
+                    }
+                }
+            }
+        }
+    }
+    for name in names.into_iter().take(3) {
+        let mut worst: Option<(f64, &str, &str, &str)> = None;
+        for case in &study.cases {
+            for m in &case.methods {
+                let Some(o) = m.output() else { continue };
+                for s in o
+                    .scalars
+                    .iter()
+                    .filter(|s| s.name == name && s.value.is_finite())
+                {
+                    if worst.is_none_or(|w| s.value > w.0) {
+                        worst = Some((s.value, m.label(), case.name.as_str(), s.doc.as_str()));
+                    }
+                }
+            }
+        }
+        if let Some((v, method, case, doc)) = worst {
+            out.push(format!(
+                "Largest {name} over all runs: {} ({method}, case {case}); {doc}.",
+                sig(v)
+            ));
+        }
+    }
+    out
+}
+
+/// At most this many regressions are listed at the top of the page.
+pub const SHOWN_REGRESSIONS: usize = 8;
+
+/// The regressions at this run's commit (from the history), under the
+/// summary table: each with its change and noise band, or a line saying
+/// there are none; the whole history is in the performance section.
+pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history::History) {
+    let latest = crate::harness::history::latest_regressions(history);
+    let link = Inline::Link {
+        text: "performance history".into(),
+        href: "#performance-history".into(),
+    };
+    if latest.is_empty() {
+        doc.paragraph(vec![
+            strong("Regressions since the previous commit: none"),
+            text(" (timings within the noise of their baseline; the whole record is in the "),
+            link,
+            text(")."),
+        ]);
+        return;
+    }
+    // The worst first; a machine-wide slowdown shows as many at once.
+    let mut latest = latest;
+    latest.sort_by(|a, b| b.excess().total_cmp(&a.excess()));
+    let median_change = median(&latest.iter().map(|r| r.change()).collect::<Vec<_>>());
+    doc.paragraph(vec![
+        strong(format!(
+            "Regressions since the previous commit: {}",
+            latest.len()
+        )),
+        text(format!(
+            " (median change {}; when many benchmarks of unchanged code slow down together, suspect the machine: their counters are listed with each in the "
+        , percent(median_change))),
+        link,
+        text("). The ones furthest outside the noise:"),
+    ]);
+    doc.blocks.push(Block::List(
+        latest
+            .iter()
+            .take(SHOWN_REGRESSIONS)
+            .map(|r| {
+                vec![
+                    code(format!("{}/{}/{}", r.study, r.case, r.method)),
+                    text(format!(
+                        ": {} {} against the baseline median {} ({}, {}x the noise band {})",
+                        r.metric,
+                        seconds(r.value),
+                        seconds(r.baseline),
+                        percent(r.change()),
+                        sig(r.excess()),
+                        seconds(r.threshold)
+                    )),
+                ]
+            })
+            .collect(),
+    ));
+    if latest.len() > SHOWN_REGRESSIONS {
+        doc.paragraph(vec![text(format!(
+            "... and {} more in the performance history.",
+            latest.len() - SHOWN_REGRESSIONS
+        ))]);
+    }
+}
