@@ -122,8 +122,7 @@ impl Valvetrain {
             SpringModel::SingleMass => {
                 let k = p.rate();
                 system.mass[valve] += p.active_coils * p.coil_mass() / 3.0;
-                let c = spring.segment_damping / spring.segment_stiffness * k;
-                system.add_link(Some(valve), None, k, c);
+                system.add_link(Some(valve), None, k, single_mass_damping(&spring));
                 // The preload pushes the valve closed (-x).
                 system.load[valve] -= k * (p.free_length - p.installed_length);
             }
@@ -220,8 +219,8 @@ impl Valvetrain {
             SpringModel::SingleMass => {
                 let p = &self.spring.params;
                 let k = p.rate();
-                let c = self.spring.segment_damping / self.spring.segment_stiffness * k;
-                k * (p.free_length - p.installed_length + xv) + c * vv
+                k * (p.free_length - p.installed_length + xv)
+                    + single_mass_damping(&self.spring) * vv
             }
         }
     }
@@ -278,6 +277,12 @@ impl Valvetrain {
         let theta = 0.5 * (a + b);
         (ratio(theta).min(best).sqrt() / (2.0 * PI), theta)
     }
+}
+
+/// The single-mass spring's damper: the multi-mass model's
+/// stiffness-proportional damping applied to the rate, (c_s / k_s) k.
+fn single_mass_damping(spring: &Spring) -> f64 {
+    spring.segment_damping / spring.segment_stiffness * spring.params.rate()
 }
 
 #[cfg(test)]

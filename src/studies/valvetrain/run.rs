@@ -107,29 +107,50 @@ pub struct Analysis {
 /// for the single-mass model and the multi-mass model without coil
 /// contact; with coil contact the closing coils stiffen the spring, and the
 /// curve is the equilibrium with Signorini contact (the valve-spring kind's
-/// static curve, Lemke on the contact LCP at 401 lifts), interpolated.
-pub fn static_force(vt: &Valvetrain) -> Result<Box<dyn Fn(f64) -> f64 + '_>, String> {
+/// static curve, Lemke on the contact LCP at 401 lifts), interpolated. The
+/// curve depends on the case's spring and lift only: it is computed once per
+/// case (`CaseConfig::static_curve`), not in every method run and timed
+/// repetition.
+pub fn static_force<'a>(
+    vt: &'a Valvetrain,
+    cfg: &'a CaseConfig,
+) -> Result<Box<dyn Fn(f64) -> f64 + 'a>, String> {
     match vt.model {
         SpringModel::MultiMass { coil_contact: true } => {
             let p = &vt.spring.params;
             let offset = p.free_length - p.installed_length;
-            let curve = crate::studies::valve_spring::run::static_curve(
-                &vt.spring,
-                offset + vt.cam.lift,
-                401,
-            )?;
-            let delta = curve.values("delta").ok_or("no delta")?.to_vec();
-            let force = curve.values("seat_force").ok_or("no seat force")?.to_vec();
+            let (delta, force) = cfg
+                .static_curve
+                .get_or_init(|| {
+                    let curve = crate::studies::valve_spring::run::static_curve(
+                        &vt.spring,
+                        offset + vt.cam.lift,
+                        401,
+                    )?;
+                    let delta = curve.values("delta").ok_or("no delta")?.to_vec();
+                    let force = curve.values("seat_force").ok_or("no seat force")?.to_vec();
+                    Ok((delta, force))
+                })
+                .as_ref()
+                .map_err(Clone::clone)?;
             Ok(Box::new(move |x: f64| {
                 resample(
-                    &delta,
-                    &force,
+                    delta,
+                    force,
                     &[(offset + x).clamp(0.0, delta[delta.len() - 1])],
                 )[0]
             }))
         }
         _ => Ok(Box::new(|x: f64| vt.static_spring_force(x))),
     }
+}
+
+/// The cam angle within the last revolution at each output time [deg].
+fn angles(cfg: &CaseConfig, at: &[f64]) -> Vec<f64> {
+    let start = cfg.cam.angle(at[0]);
+    at.iter()
+        .map(|&t| (cfg.cam.angle(t) - start).to_degrees())
+        .collect()
 }
 
 /// A lift above this after landing counts as a bounce [m].
@@ -246,11 +267,7 @@ pub fn reference(cfg: &CaseConfig, dt: f64) -> Result<Table, String> {
         cfg.max_steps,
     )?;
     let at = output_times(cfg);
-    let t0 = at[0];
-    let angle: Vec<f64> = at
-        .iter()
-        .map(|&t| (cfg.cam.angle(t) - cfg.cam.angle(t0)).to_degrees())
-        .collect();
+    let angle = angles(cfg, &at);
     Ok(Table::new()
         .with("t", "time [s]", at.clone())
         .with("cam_angle", "cam angle within the last revolution [deg]", angle)
@@ -314,7 +331,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
     // at the same lift, per step, then means over windows of
     // `force_window` (coil impacts are impulses whose point values grow as
     // the step shrinks; window means converge).
-    let statics = static_force(&vt).map_err(fail)?;
+    let statics = static_force(&vt, cfg).map_err(fail)?;
     let dynamic: Vec<f64> = (0..trace.t.len())
         .map(|k| trace.spring_seat[k] - statics(trace.valve[k]))
         .collect();
@@ -329,10 +346,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
         .fold(0.0f64, |m, x| m.max(x.abs()));
     let seat_peak = seat_windows[1..].iter().fold(0.0f64, |m, x| m.max(*x));
     let dynamic_means = interval_means(&trace.t, &dynamic, &at);
-    let angle: Vec<f64> = at
-        .iter()
-        .map(|&t| (cfg.cam.angle(t) - cfg.cam.angle(t0)).to_degrees())
-        .collect();
+    let angle = angles(cfg, &at);
     let lift = resample(&trace.t, &trace.valve, &at);
     let velocity = resample(&trace.t, &trace.valve_velocity, &at);
     let h = at[1] - at[0];

@@ -169,7 +169,14 @@ pub struct CaseConfig {
     /// The dynamic seat force and its peak are means over windows this long
     /// [s].
     pub force_window: f64,
+    /// The spring's static curve (deflection from the free length, seat
+    /// force) up to the full lift, computed once on first use
+    /// (`run::static_force`).
+    pub static_curve: std::sync::OnceLock<StaticCurve>,
 }
+
+/// A static curve (deflections, seat forces), or why it could not be made.
+pub type StaticCurve = Result<(Vec<f64>, Vec<f64>), String>;
 
 impl CaseConfig {
     /// The valvetrain of method `m` at cam speed `speed` [rev/s].
@@ -411,6 +418,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         ));
     }
     Ok(CaseConfig {
+        static_curve: std::sync::OnceLock::new(),
         force_window,
         train,
         spring,
