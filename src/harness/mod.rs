@@ -6,6 +6,7 @@ pub mod checks;
 pub mod clock;
 pub mod figure;
 pub mod history;
+pub mod jobs;
 pub mod manifest;
 pub mod outcome;
 pub mod plot;

@@ -6,6 +6,7 @@
 //! hand the results to the writers.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks::{self, ResolvedCheck};
+use crate::harness::jobs;
 use crate::harness::outcome::{CheckRow, RunResult, StudyResult};
 use crate::harness::spec::{self, StudySpec};
 use crate::harness::study::{
@@ -23,8 +25,8 @@ use crate::harness::study::{
 pub struct PlannedStudy {
     /// Its spec as written.
     pub spec: StudySpec,
-    /// The kind's study object.
-    pub study: Box<dyn Study>,
+    /// The kind's study object (shared with the job threads).
+    pub study: Arc<dyn Study>,
     /// The methods of each case.
     pub methods: Vec<Vec<MethodPlan>>,
     /// The method speed-ups are measured against.
@@ -111,7 +113,7 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
     let time_limit = Duration::from_secs_f64(spec.time_limit.unwrap_or(spec::DEFAULT_TIME_LIMIT_S));
     Ok(PlannedStudy {
         spec,
-        study,
+        study: Arc::from(study),
         methods,
         baseline,
         checks,
@@ -162,56 +164,113 @@ fn guarded<T>(
 
 /// Runs every job of every planned study (in parallel), finishes each case,
 /// summarises each study and evaluates its checks. Never stops at a failing
-/// method.
+/// method, and never waits for a job past its time limit (plus
+/// [`jobs::GRACE`]): a job stuck where it cannot check its deadline is
+/// reported as stopped and left behind (`harness::jobs`).
 pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
     // Timings are per method: keep faer from spawning its own threads inside
-    // the rayon workers, so each method runs on one core.
+    // the job threads, so each method runs on one core.
     faer::set_global_parallelism(faer::Par::Seq);
     let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
     let style =
         ProgressStyle::with_template("{prefix:>40} [{bar:30}] {percent:>3}% {elapsed_precise}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
-    let mut jobs: Vec<(usize, usize, Job)> = Vec::new();
+    let mut planned: Vec<(usize, usize, Job)> = Vec::new();
     for (s, p) in plan.iter().enumerate() {
         for c in 0..p.spec.cases.len() {
             if p.study.has_reference(c) {
-                jobs.push((s, c, Job::Reference));
+                planned.push((s, c, Job::Reference));
             }
-            jobs.extend((0..p.methods[c].len()).map(|m| (s, c, Job::Method(m))));
+            planned.extend((0..p.methods[c].len()).map(|m| (s, c, Job::Method(m))));
         }
     }
-    let results: Vec<((usize, usize, Job), JobResult)> = jobs
-        .par_iter()
+    let bars: Vec<ProgressBar> = planned
+        .iter()
         .map(|&(s, c, job)| {
             let p = &plan[s];
-            let bar = multi.add(ProgressBar::new(1));
+            let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::hidden());
             bar.set_style(style.clone());
-            let case = &p.spec.cases[c].name;
-            let result = match job {
-                Job::Reference => {
-                    bar.set_prefix(format!("{}/{case} reference", p.spec.name));
-                    JobResult::Reference(Box::new(guarded("reference", p.time_limit, || {
-                        p.study.run_reference(c, &bar)
+            let what = match job {
+                Job::Reference => "reference",
+                Job::Method(m) => p.methods[c][m].label.as_str(),
+            };
+            bar.set_prefix(format!("{}/{} {what}", p.spec.name, p.spec.cases[c].name));
+            bar
+        })
+        .collect();
+    let work: Vec<jobs::Job<JobResult>> = planned
+        .iter()
+        .zip(&bars)
+        .map(|(&(s, c, job), bar)| {
+            let p = &plan[s];
+            let study = Arc::clone(&p.study);
+            let limit = p.time_limit;
+            let bar = bar.clone();
+            let work: Box<dyn FnOnce() -> JobResult + Send> = match job {
+                Job::Reference => Box::new(move || {
+                    JobResult::Reference(Box::new(guarded("reference", limit, || {
+                        study.run_reference(c, &bar)
                     })))
-                }
+                }),
                 Job::Method(m) => {
-                    let method = &p.methods[c][m];
-                    bar.set_prefix(format!("{}/{case} {}", p.spec.name, method.label));
-                    let outcome = guarded(&method.label, p.time_limit, || {
-                        crate::harness::timing::time_method(&method.label, |run| {
-                            let hidden = ProgressBar::hidden();
-                            p.study
-                                .run_method(c, m, if run == 0 { &bar } else { &hidden })
-                        })
-                    });
-                    JobResult::Method(Box::new(MethodResult {
-                        plan: method.clone(),
-                        outcome,
-                    }))
+                    let method = p.methods[c][m].clone();
+                    Box::new(move || {
+                        let outcome = guarded(&method.label, limit, || {
+                            crate::harness::timing::time_method(&method.label, |run| {
+                                let hidden = ProgressBar::hidden();
+                                study.run_method(c, m, if run == 0 { &bar } else { &hidden })
+                            })
+                        });
+                        JobResult::Method(Box::new(MethodResult {
+                            plan: method,
+                            outcome,
+                        }))
+                    })
                 }
             };
-            bar.finish_and_clear();
+            jobs::Job { limit, work }
+        })
+        .collect();
+    let ends = jobs::run_all(
+        work,
+        rayon::current_num_threads(),
+        jobs::GRACE,
+        |i| {
+            multi.add(bars[i].clone());
+        },
+        |i| {
+            bars[i].finish_and_clear();
+            multi.remove(&bars[i]);
+        },
+    );
+    let results: Vec<((usize, usize, Job), JobResult)> = planned
+        .iter()
+        .zip(ends)
+        .map(|(&(s, c, job), end)| {
+            let p = &plan[s];
+            let what = match job {
+                Job::Reference => "reference".to_string(),
+                Job::Method(m) => p.methods[c][m].label.clone(),
+            };
+            let failed = |e: SolverError| match job {
+                Job::Reference => JobResult::Reference(Box::new(Err(e))),
+                Job::Method(m) => JobResult::Method(Box::new(MethodResult {
+                    plan: p.methods[c][m].clone(),
+                    outcome: Err(e),
+                })),
+            };
+            let result = match end {
+                jobs::JobEnd::Done(r) => r,
+                jobs::JobEnd::Abandoned { limit } => failed(SolverError::TimeLimit {
+                    method: what,
+                    limit_s: limit.as_secs_f64(),
+                }),
+                jobs::JobEnd::NotStarted(message) => failed(SolverError::Other {
+                    method: what,
+                    message: format!("its thread could not be started: {message}"),
+                }),
+            };
             ((s, c, job), result)
         })
         .collect();
@@ -541,13 +600,14 @@ mod tests {
     use crate::harness::table::Table;
 
     /// Method `a` panics (a bug in a solver), `b` fails normally, `c`
-    /// succeeds, `d` never ends (it only checks its deadline): each fails
-    /// or succeeds alone.
+    /// succeeds, `d` never ends (it only checks its deadline), `e` never
+    /// ends and never checks (a library loop): each fails or succeeds
+    /// alone, and `execute` returns by `e`'s limit plus the grace.
     struct Mixed;
 
     impl Study for Mixed {
         fn methods(&self, _case: usize) -> Vec<MethodPlan> {
-            ["a", "b", "c", "d"]
+            ["a", "b", "c", "d", "e"]
                 .map(|l| MethodPlan {
                     label: l.into(),
                     method: l.into(),
@@ -575,6 +635,9 @@ mod tests {
                 }),
                 3 => loop {
                     crate::deadline::check();
+                    std::thread::sleep(Duration::from_millis(1));
+                },
+                4 => loop {
                     std::thread::sleep(Duration::from_millis(1));
                 },
                 _ => Ok(MethodOutput {
@@ -608,7 +671,10 @@ mod tests {
         };
         let plan = vec![plan_study(spec, Box::new(Mixed)).expect("plan")];
         assert_eq!(plan[0].baseline.as_deref(), Some("c"));
+        let start = std::time::Instant::now();
         let results = execute(&plan);
+        let elapsed = start.elapsed();
+        assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
         let case = &results[0].cases[0];
         match &case.methods[0].outcome {
             Err(SolverError::Other { message, .. }) => {
@@ -632,6 +698,13 @@ mod tests {
             &case.methods[3].outcome,
             Err(SolverError::TimeLimit { limit_s, .. }) if *limit_s == 0.05
         ));
-        assert_eq!(solver_rows, vec![("a", false), ("b", false), ("d", false)]);
+        assert!(matches!(
+            &case.methods[4].outcome,
+            Err(SolverError::TimeLimit { limit_s, .. }) if *limit_s == 0.05
+        ));
+        assert_eq!(
+            solver_rows,
+            vec![("a", false), ("b", false), ("d", false), ("e", false)]
+        );
     }
 }

@@ -245,11 +245,8 @@ impl PreparedSystem {
 /// (Al-Mohy & Higham 2009, Sec. 3), so the finiteness check is what keeps it
 /// from panicking.
 pub(super) fn expm(a: &DMatrix<f64>) -> Result<DMatrix<f64>, SolverError> {
-    if !a.iter().all(|v| v.is_finite()) {
-        return Err(invalid(
-            "matrix exponential of a non-finite matrix".to_string(),
-        ));
-    }
+    crate::guard::bounded_for_expm("the matrix exponential's argument", a)
+        .map_err(|e| invalid(e.to_string()))?;
     let e = a.exp();
     if !e.iter().all(|v| v.is_finite()) {
         return Err(invalid(
@@ -284,6 +281,11 @@ impl Regime {
         samples_per_period: usize,
     ) -> Result<Self, SolverError> {
         let generator = prepared.generator(active);
+        crate::guard::bounded_for_expm("the regime generator", &generator).map_err(|e| {
+            invalid(format!(
+                "{e}: a coefficient or forcing amplitude is too large"
+            ))
+        })?;
         let generator_sq = &generator * &generator;
         let schur = Schur::try_new(generator.clone(), f64::EPSILON, 100_000).ok_or_else(|| {
             invalid("eigenvalues of a regime generator did not converge".to_string())

@@ -260,11 +260,12 @@ pub fn natural_frequencies(m: &DMatrix<f64>, k: &DMatrix<f64>) -> Result<Vec<f64
         .ok_or("natural frequencies: singular Cholesky factor")?;
     let a = &li * k * li.transpose();
     let a = (&a + a.transpose()) * 0.5;
-    let mut w: Vec<f64> = a
-        .symmetric_eigenvalues()
-        .iter()
-        .map(|&l| l.max(0.0).sqrt())
-        .collect();
+    let mut w: Vec<f64> =
+        crate::guard::symmetric_eigenvalues("natural frequencies: L^-1 K L^-T", a)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|&l| l.max(0.0).sqrt())
+            .collect();
     w.sort_by(f64::total_cmp);
     Ok(w)
 }

@@ -246,7 +246,7 @@ impl Study for ValveSpringStudy {
         let sp = &cfg.spring;
         let p = &sp.params;
         let chain = sp.chain_frequencies().first().copied().unwrap_or(f64::NAN);
-        let f1 = run::first_frequency(sp);
+        let f1 = run::first_frequency(sp)?;
         let first = &cfg.methods[0];
         let (dt, tol) = match first.stepping {
             Stepping::Fixed { dt, .. } => (dt, f64::NAN),

@@ -451,8 +451,9 @@ pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<T
 }
 
 /// The chain's first natural frequency without contact, both ends fixed,
-/// from the eigenvalues of the assembled M^-1 K [Hz].
-pub fn first_frequency(sp: &Spring) -> f64 {
+/// from the eigenvalues of the assembled M^-1 K [Hz] (the bounded
+/// eigen-solver of [`crate::guard`]).
+pub fn first_frequency(sp: &Spring) -> Result<f64, SolverError> {
     let n = sp.dofs();
     let ks = sp.segment_stiffness / sp.node_mass;
     let a = DMatrix::from_fn(n, n, |i, j| {
@@ -464,7 +465,12 @@ pub fn first_frequency(sp: &Spring) -> f64 {
             0.0
         }
     });
-    let eig = a.symmetric_eigenvalues();
+    let eig = crate::guard::symmetric_eigenvalues("the spring chain's M^-1 K", a).map_err(|e| {
+        SolverError::Other {
+            method: "first frequency".into(),
+            message: e.to_string(),
+        }
+    })?;
     let w2 = eig.iter().fold(f64::INFINITY, |a, &x| a.min(x));
-    w2.sqrt() / (2.0 * std::f64::consts::PI)
+    Ok(w2.sqrt() / (2.0 * std::f64::consts::PI))
 }

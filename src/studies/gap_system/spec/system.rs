@@ -323,7 +323,16 @@ fn semidefinite(ctx: &Ctx, key: &str, a: &[Vec<f64>]) -> Result<(), InputError> 
     if !sym.iter().all(|v| v.is_finite()) {
         return Err(ctx.err(key, "a matrix", "finite entries whose sums do not overflow"));
     }
-    let eig = sym.symmetric_eigenvalues();
+    let Ok(eig) = crate::guard::symmetric_eigenvalues(key, sym) else {
+        return Err(ctx.err(
+            key,
+            "a matrix",
+            format!(
+                "entries at most {:e} in magnitude (its eigenvalues must be computable)",
+                crate::guard::MAX_ENTRY
+            ),
+        ));
+    };
     if !eig.iter().all(|v| v.is_finite()) {
         return Err(ctx.err(
             key,
