@@ -299,3 +299,46 @@ values = [4.0e-5, 2.0e-5, 1.0e-5]
     // Our runs take well under a second: the peer is far slower.
     assert!(rows.iter().all(|s| *s > 1000.0), "{rows:?}");
 }
+
+/// Without `integrator.output_interval`, the default fits the spec it
+/// completes (a whole number of steps dividing t_end), for steps coarser
+/// than the 1e-4 s it aims at and for steps that are a fraction of the
+/// crank period; a t_end that is not a whole number of steps is refused
+/// on `t_end`, the key the user wrote.
+#[test]
+fn the_default_output_interval_fits_any_step_and_end_time() {
+    let period = 2.0 * std::f64::consts::PI / 523.6;
+    // (dt, t_end, rows of the case CSV): the interval closest to 1e-4 s
+    // among whole-step divisors of t_end. 4e-4 s: 125 steps of 1 (125
+    // outputs); T/2000 = 6.0e-6 s over 2T: 4000 steps, 16 per output
+    // (9.6e-5 s, 250 outputs); 3e-5 s over 6e-4 s: 20 steps, 4 per output
+    // (1.2e-4 s; 3 does not divide 20), 5 outputs. Rows: outputs + 1.
+    for (dt, t_end, rows) in [
+        (4.0e-4, 0.05, 126),
+        (period / 2000.0, 2.0 * period, 251),
+        (3.0e-5, 6.0e-4, 6),
+    ] {
+        let spec = SPEC
+            .replace("model = \"clearance\"", "model = \"ideal\"")
+            .replace("dt = 1.0e-5", &format!("dt = {dt:e}"))
+            .replace("t_end = 0.001", &format!("t_end = {t_end:e}"));
+        let (dir, out) = run_spec(&spec);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "dt {dt:e}, t_end {t_end:e}: {}",
+            stderr(&out)
+        );
+        let csv = std::fs::read_to_string(dir.path().join("out/crank/crank.csv")).expect("csv");
+        assert_eq!(csv.lines().count() - 1, rows, "dt {dt:e}, t_end {t_end:e}");
+    }
+    let spec = SPEC
+        .replace("model = \"clearance\"", "model = \"ideal\"")
+        .replace("dt = 1.0e-5", "dt = 3.0e-5");
+    let (_dir, out) = run_spec(&spec);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("study.integrator.t_end") && err.contains("whole number of steps"),
+        "{err}"
+    );
+}

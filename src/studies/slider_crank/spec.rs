@@ -203,6 +203,49 @@ pub struct CaseConfig {
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
+/// The output interval the docs promise when `integrator.output_interval`
+/// is not given: the one closest (in ratio) to [`DEFAULT_OUTPUT_INTERVAL`]
+/// that divides `t_end` and, when a fixed-step method runs, is a whole
+/// number of steps: `k dt` with `k` a divisor of the step count
+/// `N = t_end / dt`. Without a fixed-step method: `t_end / round(t_end /
+/// 1e-4 s)` (at least one output). A fixed-step case whose `t_end` is not a
+/// whole number of steps has no such interval: the error names `t_end`.
+fn default_output_interval(ctx: &Ctx, dt: f64, t_end: f64, fixed: bool) -> Result<f64, InputError> {
+    if !fixed {
+        let outputs = (t_end / DEFAULT_OUTPUT_INTERVAL).round().clamp(1.0, 1e7);
+        return Ok(t_end / outputs);
+    }
+    let steps = (t_end / dt).round();
+    if (steps * dt - t_end).abs() > 1e-9 * t_end || steps > 1e9 {
+        return Err(ctx.err(
+            "integrator.t_end",
+            t_end,
+            format!("a whole number of steps dt = {dt} s (the fixed-step methods end on a step), at most 1e9 steps"),
+        ));
+    }
+    let n = steps as u64;
+    let target = DEFAULT_OUTPUT_INTERVAL / dt;
+    // The divisors of n, from its divisor pairs up to sqrt(n).
+    let mut best = n;
+    let mut d = 1;
+    while d * d <= n {
+        if n.is_multiple_of(d) {
+            for k in [d, n / d] {
+                if n / k <= 10_000_000
+                    && (k as f64 / target).ln().abs() < (best as f64 / target).ln().abs()
+                {
+                    best = k;
+                }
+            }
+        }
+        d += 1;
+    }
+    Ok(t_end * best as f64 / n as f64)
+}
+
+/// The output interval aimed at when none is given [s].
+pub const DEFAULT_OUTPUT_INTERVAL: f64 = 1e-4;
+
 fn formulation(ctx: &Ctx, key: &str, name: Option<&str>) -> Result<Formulation, InputError> {
     match name.unwrap_or("eliminated") {
         "eliminated" => Ok(Formulation::Eliminated),
@@ -379,8 +422,9 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             ));
         }
     }
+    let fixed = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
     let output_interval = match integ.output_interval {
-        None => (1e-4f64).min(t_end),
+        None => default_output_interval(ctx, dt, t_end, fixed)?,
         Some(h) => ctx.positive("integrator.output_interval", h)?,
     };
     let outputs = (t_end / output_interval).round();
@@ -391,7 +435,6 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             format!("a divisor of t_end = {t_end} s (at most 1e7 outputs)"),
         ));
     }
-    let fixed = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
     let per_output = output_interval / dt;
     if fixed
         && (per_output.round() < 1.0 || (per_output - per_output.round()).abs() > 1e-9 * per_output)

@@ -515,7 +515,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     }
     let tolerance = ctx.tolerance("integrator.tolerance", integ.tolerance, 1e-8)?;
     let output_interval = match integ.output_interval {
-        None => (t_end / 2000.0).max(dt),
+        // About max(t_end / 2000, dt), rounded so that it divides t_end.
+        None => t_end / (t_end / (t_end / 2000.0).max(dt)).round().max(1.0),
         Some(h) => ctx.positive("integrator.output_interval", h)?,
     };
     let outputs = (t_end / output_interval).round();

@@ -384,7 +384,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         }
     };
     let error_window = match raw.analysis.error_window {
-        None => 5e-4,
+        // The whole multiple of the output interval closest to 0.5 ms.
+        None => output_interval * (5e-4 / output_interval).round().max(1.0),
         Some(w) => ctx.positive("analysis.error_window", w)?,
     };
     let per_window = (error_window / output_interval).round();

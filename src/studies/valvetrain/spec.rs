@@ -393,7 +393,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     };
     let output_interval = 1.0 / cam.cam_speed / samples_per_revolution as f64;
     let error_window = match raw.analysis.error_window {
-        None => 5e-4,
+        // 0.5 ms, or one output interval when that is longer.
+        None => output_interval.max(5e-4),
         Some(w) => ctx.positive("analysis.error_window", w)?,
     };
     if error_window < output_interval {
