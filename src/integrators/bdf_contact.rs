@@ -30,12 +30,20 @@
 //! polynomial through the last k + 1 states extrapolated),
 //! err = h / (t_{n+1} - t_{n-k}) |y - y_pred| in the rms norm of
 //! e_i / (atol_i + rtol |y_i|) (Hairer & Wanner, Solving ODEs II, III.5
-//! and III.7); h_new = h min(5, max(0.2, 0.9 err^(-1/(k+1)))).
+//! and III.7); h_new = h min(2, max(0.2, 0.9 err^(-1/(k+1)))), and no
+//! growth on the step after a rejection. The growth bound keeps the
+//! variable-step BDF2 zero-stable: its spurious root omega^2 / (1 + 2 omega)
+//! at step ratio omega stays below 1 only for omega < 1 + sqrt(2)
+//! (Grigorieff 1983; Hairer & Wanner III.5); [`MAX_STEP_GROWTH`] = 2 gives
+//! 0.8.
 
 use std::collections::BTreeMap;
 
 use crate::integrators::linear_contact::ContactSystem;
 use crate::sparse::lu::SparseLu;
+
+/// Largest ratio of one accepted step to the previous one (adaptive runs).
+pub const MAX_STEP_GROWTH: f64 = 2.0;
 
 /// How the contacts are modelled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -425,6 +433,8 @@ impl<'a> BdfContact<'a> {
             Stepping::Adaptive { first_step, .. } => (first_step, 2),
         };
         let mut attempts = 0;
+        // The last attempt was rejected: the next accepted step may not grow.
+        let mut after_rejection = false;
         loop {
             let t = hist.last().expect("history").t;
             crate::deadline::check();
@@ -456,6 +466,7 @@ impl<'a> BdfContact<'a> {
                         Stepping::Adaptive { .. } => {
                             self.stats.rejected += 1;
                             h = step * 0.25;
+                            after_rejection = true;
                             continue;
                         }
                         Stepping::Fixed { .. } => {
@@ -470,16 +481,23 @@ impl<'a> BdfContact<'a> {
             };
             if let Stepping::Adaptive { tolerance, .. } = stepping {
                 let err = self.error_estimate(&hist, &new, order, tolerance);
-                let factor = if err == 0.0 {
-                    5.0
+                let growth = if after_rejection {
+                    1.0
                 } else {
-                    (0.9 * err.powf(-1.0 / (order as f64 + 1.0))).clamp(0.2, 5.0)
+                    MAX_STEP_GROWTH
+                };
+                let factor = if err == 0.0 {
+                    growth
+                } else {
+                    (0.9 * err.powf(-1.0 / (order as f64 + 1.0))).clamp(0.2, growth)
                 };
                 if err > 1.0 {
                     self.stats.rejected += 1;
                     h = step * factor.min(0.9);
+                    after_rejection = true;
                     continue;
                 }
+                after_rejection = false;
                 h = step * factor;
             }
             last_h = step;
@@ -532,5 +550,82 @@ impl<'a> BdfContact<'a> {
             ContactModel::Ncp { .. } => n,
         };
         (acc / components as f64).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::integrators::linear_contact::GapRow;
+
+    /// A unit mass falls under a 10 N load from 10 mm above a stop: a quiet
+    /// phase that BDF2 integrates exactly (the motion is quadratic, so the
+    /// error estimate is round-off and the step grows as fast as allowed),
+    /// then a plastic impact at t = sqrt(2 x 0.01 / 10) = 44.7 ms and rest
+    /// on the stop with lambda = 10 N.
+    fn falling_mass() -> ContactSystem {
+        let mut sys = ContactSystem::new(vec![1.0]);
+        sys.load = vec![-10.0];
+        sys.gaps.push(GapRow {
+            coeffs: vec![(0, 1.0)],
+            constant: 0.01,
+            drives: Vec::new(),
+        });
+        sys.stiffness_scale = 1e3;
+        sys.length_scale = 0.01;
+        sys.extent = 0.01;
+        sys
+    }
+
+    #[test]
+    fn adaptive_steps_grow_at_most_twofold_through_a_quiet_phase_and_an_impact() {
+        let sys = falling_mass();
+        let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("integrator");
+        let start = BdfState {
+            t: 0.0,
+            q: vec![0.0],
+            v: vec![0.0],
+            lambda: vec![0.0],
+        };
+        let mut states = vec![start.clone()];
+        bdf.integrate(
+            start,
+            0.1,
+            Stepping::Adaptive {
+                tolerance: 1e-6,
+                first_step: 1e-6,
+            },
+            100_000,
+            &mut |s| states.push(s.clone()),
+        )
+        .expect("integrates");
+        let steps: Vec<f64> = states.windows(2).map(|w| w[1].t - w[0].t).collect();
+        // The last step is cut to land on t_end; every other ratio is
+        // bounded by the growth limit (the zero-stability bound of BDF2 is
+        // 1 + sqrt(2) = 2.41).
+        let worst = steps[..steps.len() - 1]
+            .windows(2)
+            .map(|w| w[1] / w[0])
+            .fold(0.0f64, f64::max);
+        assert!(
+            worst <= MAX_STEP_GROWTH * (1.0 + 1e-12),
+            "step ratio {worst}"
+        );
+        assert!(bdf.stats.rejected > 0, "the impact rejects steps");
+        // The stop holds, and the motion after the impact gains no energy.
+        // (BDF2's velocity (3 q_n+1 - 4 q_n + q_n-1) / (2 h) makes the
+        // position-level impact partly elastic: the mass leaves the stop
+        // at about 0.35 m/s after hitting it at 0.447 m/s.)
+        let lowest = states.iter().map(|s| s.q[0]).fold(f64::INFINITY, f64::min);
+        assert!(lowest >= -0.01 - 1e-9, "penetration {}", -0.01 - lowest);
+        let highest_after = states
+            .iter()
+            .filter(|s| s.t > 0.045)
+            .map(|s| s.q[0])
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            highest_after < 0.0,
+            "rebound above the start: {highest_after}"
+        );
     }
 }

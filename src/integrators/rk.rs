@@ -275,6 +275,7 @@ impl Dopri5 {
         let mut t = t0;
         let mut next_output = 0;
         let mut sample = vec![0.0; y.len()];
+        let mut after_rejection = false;
         while t < t1 {
             crate::deadline::check();
             if self.stats.accepted + self.stats.rejected >= max_steps {
@@ -286,15 +287,8 @@ impl Dopri5 {
                 return Err(Dopri5Error::StepTooSmall { t, h: step });
             }
             let err = self.attempt(ode, t, step, y, Some(tol));
-            // Step-size controller (Hairer et al. II.4, eq. (4.13)),
-            // safety 0.9, factor limited to [0.2, 10].
-            let factor = if err == 0.0 {
-                10.0
-            } else if err.is_finite() {
-                (0.9 * err.powf(-0.2)).clamp(0.2, 10.0)
-            } else {
-                0.2
-            };
+            let factor = step_factor(err, after_rejection);
+            after_rejection = err > 1.0;
             if err <= 1.0 {
                 let t_old = t;
                 t = if last { t1 } else { t + step };
@@ -337,6 +331,21 @@ impl Dopri5 {
     /// from outside, e.g. by an impact memory update).
     pub fn reset(&mut self) {
         self.fsal = false;
+    }
+}
+
+/// The step-size factor of Dormand-Prince's controller (Hairer, Norsett &
+/// Wanner I, II.4, eq. (4.13)): 0.9 err^(-1/5) within [0.2, 10], and at
+/// most 1 for the step after a rejected one (their `facmax = 1` after a
+/// rejection, so the controller does not oscillate between rejections).
+fn step_factor(err: f64, after_rejection: bool) -> f64 {
+    let max = if after_rejection { 1.0 } else { 10.0 };
+    if err == 0.0 {
+        max
+    } else if err.is_finite() {
+        (0.9 * err.powf(-0.2)).clamp(0.2, max)
+    } else {
+        0.2
     }
 }
 
@@ -427,6 +436,19 @@ mod tests {
         let (e1, e2) = (run(0.1), run(0.05));
         let order = (e1 / e2).log2();
         assert!((order - 5.0).abs() < 0.15, "order {order} ({e1:e}, {e2:e})");
+    }
+
+    #[test]
+    fn no_step_growth_right_after_a_rejection() {
+        assert_eq!(step_factor(0.0, false), 10.0);
+        assert_eq!(step_factor(1e-9, true), 1.0);
+        assert_eq!(step_factor(0.0, true), 1.0);
+        assert!((step_factor(1e-5, false) - 0.9 * 10.0).abs() < 1e-12);
+        assert_eq!(
+            step_factor(2.0, true),
+            (0.9 * 2f64.powf(-0.2)).clamp(0.2, 1.0)
+        );
+        assert_eq!(step_factor(f64::NAN, false), 0.2);
     }
 
     /// With error control the global error follows the tolerance: a
