@@ -35,7 +35,7 @@ pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
     Ok(ValveSpringStudy { cases, sweep_keys })
 }
 
-const COUNTER_DOCS: [(&str, &str); 5] = [
+const COUNTER_DOCS: [(&str, &str); 6] = [
     ("steps", "accepted BDF steps [-]"),
     (
         "rejected_steps",
@@ -50,6 +50,10 @@ const COUNTER_DOCS: [(&str, &str); 5] = [
         "numeric sparse LU factorizations of the Newton matrix (the symbolic one is done once) [-]",
     ),
     ("max_newton", "most Newton iterations of one step [-]"),
+    (
+        "restarts",
+        "order-1 restarts after a contact closed (NCP: the plastic impact law; 0 for penalty) [-]",
+    ),
 ];
 
 impl Study for ValveSpringStudy {

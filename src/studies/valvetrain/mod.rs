@@ -41,7 +41,7 @@ pub fn build(spec: &StudySpec) -> Result<ValvetrainStudy, InputError> {
     Ok(ValvetrainStudy { cases, sweep_keys })
 }
 
-const COUNTER_DOCS: [(&str, &str); 5] = [
+const COUNTER_DOCS: [(&str, &str); 6] = [
     ("steps", "accepted BDF steps at the case's speed [-]"),
     (
         "rejected_steps",
@@ -56,6 +56,10 @@ const COUNTER_DOCS: [(&str, &str); 5] = [
         "numeric sparse LU factorizations of the Newton matrix [-]",
     ),
     ("max_newton", "most Newton iterations of one step [-]"),
+    (
+        "restarts",
+        "order-1 restarts after a contact closed (NCP: the plastic impact law; 0 for penalty) [-]",
+    ),
 ];
 
 impl Study for ValvetrainStudy {

@@ -537,6 +537,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             ("newton_iterations".into(), stats.newton_iterations as f64),
             ("factorizations".into(), stats.factorizations as f64),
             ("max_newton".into(), stats.max_newton as f64),
+            ("restarts".into(), stats.restarts as f64),
         ],
         stats: Vec::new(),
     })
