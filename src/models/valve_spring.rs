@@ -333,6 +333,24 @@ impl Spring {
         self.segment_stiffness * (dz - l0) + self.segment_damping * dv
     }
 
+    /// The contact force above which a coil pair counts as closed,
+    /// 1e-9 k_s d [N] (the force of a segment compressed by 1e-9 of the
+    /// wire diameter): far above the round-off left in an open pair's
+    /// force (an inactive NCP contact's lambda, about 1e-14 N; Lemke's
+    /// basic variables at zero gap and zero force, round-off of the
+    /// Delassus matrix's entries), far below any force that changes the
+    /// spring's response.
+    pub fn closed_force_threshold(&self) -> f64 {
+        1e-9 * self.segment_stiffness * self.params.wire_diameter
+    }
+
+    /// Whether a contact force lambda [N] counts as closing its pair:
+    /// lambda > [`Spring::closed_force_threshold`]. The static table's and
+    /// the dynamic series' `closed_pairs` both count with it.
+    pub fn carries_force(&self, lambda: f64) -> bool {
+        lambda > self.closed_force_threshold()
+    }
+
     /// Gap of contact pair p [m].
     pub fn gap(&self, p: usize, z: &[f64], retainer: f64) -> f64 {
         let (i, j) = self.pairs[p];
