@@ -279,3 +279,81 @@ fn an_extreme_belt_speed_ends_instead_of_hanging_the_figures() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(start.elapsed().as_secs() < 60, "took {:?}", start.elapsed());
 }
+
+/// The method scalars `name` of every row of `out/<study>/summary.csv`, by
+/// method label.
+fn summary_scalars(dir: &std::path::Path, study: &str, name: &str) -> Vec<(String, f64)> {
+    let text =
+        std::fs::read_to_string(dir.join(format!("out/{study}/summary.csv"))).expect("summary.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let method = header.iter().position(|h| *h == "method").expect("method");
+    let col = header.iter().position(|h| *h == name).expect(name);
+    lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .map(|f| (f[method].to_string(), f[col].parse().expect("number")))
+        .collect()
+}
+
+/// `peak` and `peak_speed` are the largest coefficient over the requested
+/// speeds and the first speed where it is taken (issue 17, item 4: they
+/// were the maximum over a private 4000-point grid on [0, to], which
+/// ignored `from` and `count`): a micro-slip law on 0.002-0.004 m/s
+/// (decreasing there: its peak on the grid is at 0.002 m/s, not at the
+/// critical speed 0.001 m/s outside it), and an ADAMS law on a wide fine
+/// grid (whose maximum the coarse private grid missed).
+#[test]
+fn friction_law_peaks_are_the_maxima_over_the_requested_speeds() {
+    let spec = r#"
+[[study]]
+name = "narrow"
+kind = "friction-law"
+[study.speeds]
+from = 0.002
+to = 0.004
+count = 3
+[study.laws.micro]
+law = "micro-slip"
+static = 0.4
+kinetic = 0.2
+decay = 2.0
+
+[[study]]
+name = "wide"
+kind = "friction-law"
+[study.speeds]
+from = 0.0
+to = 10.0
+count = 100001
+[study.laws.adams]
+law = "adams"
+static = 0.25
+b = 500.0
+c = 1.7
+e = -2.0
+"#;
+    let (dir, out) = run_spec(spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let one = |study: &str, name: &str| summary_scalars(dir.path(), study, name)[0].1;
+    // Micro-slip above its critical speed 1e-3 m/s: f = f_d + (f_s - f_d)
+    // e^(-d v), decreasing, so the grid's largest is at `from`.
+    let (peak, at) = (one("narrow", "peak"), one("narrow", "peak_speed"));
+    let expected = 0.2 + 0.2 * (-2.0f64 * 0.002).exp();
+    assert!((peak - expected).abs() < 1e-15, "peak {peak} vs {expected}");
+    assert_eq!(at, 0.002, "peak_speed");
+    // ADAMS: f = f_s sin(C atan(B v - E (B v - atan(B v)))) on the grid.
+    let f = |v: f64| {
+        let bv: f64 = 500.0 * v;
+        0.25 * (1.7 * (bv + 2.0 * (bv - bv.atan())).atan()).sin()
+    };
+    let (mut best_v, mut best) = (0.0, f64::NEG_INFINITY);
+    for i in 0..100001 {
+        let v = 10.0 * i as f64 / 100000.0;
+        if f(v) > best {
+            (best_v, best) = (v, f(v));
+        }
+    }
+    let (peak, at) = (one("wide", "peak"), one("wide", "peak_speed"));
+    assert!((peak - best).abs() < 1e-15, "peak {peak} vs {best}");
+    assert!((at - best_v).abs() < 1e-12, "peak_speed {at} vs {best_v}");
+}
