@@ -7,8 +7,10 @@
 //! Geometry (SI units; nodes i = 0..N along the wire, s_i = i / M coils):
 //! - n_e / 2 closed end coils at each end (pitch d), n_a active coils with a
 //!   progressive pitch p = d + gbar (1 + a (2u - 1)), u in [0, 1] along the
-//!   active coils, so that the coils close one after another (smallest gap
-//!   at the bottom); gbar = (L0 - d (1 + n_e + n_a)) / n_a from the free
+//!   active coils (the free gap per coil linear along the active wire, zero
+//!   in the end coils), evaluated per lump: active segment j (0-based) takes
+//!   u_j = (j + 1/2) / N_a, its middle, and the free length p(u_j) / M; so
+//!   the coils close one after another (smallest gap at the bottom); gbar = (L0 - d (1 + n_e + n_a)) / n_a from the free
 //!   length L0 (the wire's centreline from d/2 above the seat to L0 - d/2);
 //! - free positions z0_0 = d/2, z0_{i+1} = z0_i + p_i / M.
 //!
