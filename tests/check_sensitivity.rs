@@ -338,8 +338,8 @@ fn a_rod_a_hundredth_of_a_percent_longer_fails_the_exact_kinematics() {
 
 /// A kinetic coefficient 1 % high in the integrated belt (0.101 instead of
 /// 0.10, the exact motion keeps 0.10) lengthens the stick by
-/// 2 (0.001 N / k) / v_b = 9.8e-3 s, far beyond the one-step bound
-/// (1.6e-4 s): the cycle checks against the exact motion fail.
+/// 2 (0.001 N / k) / v_b = 9.8e-3 s, far beyond the two-step bound
+/// (3.1e-4 s): the cycle checks against the exact motion fail.
 #[test]
 fn a_kinetic_coefficient_one_percent_high_fails_the_exact_stick_slip() {
     let rows = perturbed_model_rows(

@@ -7,8 +7,10 @@
 //! Geometry (SI units; nodes i = 0..N along the wire, s_i = i / M coils):
 //! - n_e / 2 closed end coils at each end (pitch d), n_a active coils with a
 //!   progressive pitch p = d + gbar (1 + a (2u - 1)), u in [0, 1] along the
-//!   active coils, so that the coils close one after another (smallest gap
-//!   at the bottom); gbar = (L0 - d (1 + n_e + n_a)) / n_a from the free
+//!   active coils (the free gap per coil linear along the active wire, zero
+//!   in the end coils), evaluated per lump: active segment j (0-based) takes
+//!   u_j = (j + 1/2) / N_a, its middle, and the free length p(u_j) / M; so
+//!   the coils close one after another (smallest gap at the bottom); gbar = (L0 - d (1 + n_e + n_a)) / n_a from the free
 //!   length L0 (the wire's centreline from d/2 above the seat to L0 - d/2);
 //! - free positions z0_0 = d/2, z0_{i+1} = z0_i + p_i / M.
 //!
@@ -331,6 +333,24 @@ impl Spring {
         let dz = self.position(j + 1, z, s.0) - self.position(j, z, s.0);
         let dv = self.velocity(j + 1, v, s.1) - self.velocity(j, v, s.1);
         self.segment_stiffness * (dz - l0) + self.segment_damping * dv
+    }
+
+    /// The contact force above which a coil pair counts as closed,
+    /// 1e-9 k_s d [N] (the force of a segment compressed by 1e-9 of the
+    /// wire diameter): far above the round-off left in an open pair's
+    /// force (an inactive NCP contact's lambda, about 1e-14 N; Lemke's
+    /// basic variables at zero gap and zero force, round-off of the
+    /// Delassus matrix's entries), far below any force that changes the
+    /// spring's response.
+    pub fn closed_force_threshold(&self) -> f64 {
+        1e-9 * self.segment_stiffness * self.params.wire_diameter
+    }
+
+    /// Whether a contact force lambda [N] counts as closing its pair:
+    /// lambda > [`Spring::closed_force_threshold`]. The static table's and
+    /// the dynamic series' `closed_pairs` both count with it.
+    pub fn carries_force(&self, lambda: f64) -> bool {
+        lambda > self.closed_force_threshold()
     }
 
     /// Gap of contact pair p [m].

@@ -4,6 +4,7 @@
 //! method of the case; its series is f(v) on `speeds`; checks compare it
 //! with an independent tabulation of the formulas.
 
+use crate::contact::friction::LawClass;
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::Provides;
 use crate::harness::figure::{Axis, Figure, Series, Style};
@@ -127,6 +128,18 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     })
 }
 
+/// (speed, f) of the largest f over the grid, the first such speed on a
+/// tie: the series' own maximum (a maximiser between grid points is not
+/// sought).
+fn grid_peak(speeds: &[f64], f: &[f64]) -> (f64, f64) {
+    speeds
+        .iter()
+        .zip(f)
+        .fold((f64::NAN, f64::NEG_INFINITY), |best, (&v, &y)| {
+            if y > best.1 { (v, y) } else { best }
+        })
+}
+
 impl Study for FrictionLawStudy {
     fn methods(&self, case: usize) -> Vec<MethodPlan> {
         self.cases[case]
@@ -170,8 +183,11 @@ impl Study for FrictionLawStudy {
             });
         };
         let f: Vec<f64> = cfg.speeds.iter().map(|&v| l.coefficient(v)).collect();
-        let to = *cfg.speeds.last().unwrap_or(&1.0);
-        let (peak_speed, peak) = l.peak(to);
+        let (peak_speed, peak) = grid_peak(&cfg.speeds, &f);
+        let stick = match l.class() {
+            LawClass::SetValued { stick } => stick,
+            LawClass::Regularized => 0.0,
+        };
         Ok(MethodOutput {
             series: Table::new()
                 .with("v", "relative (slip) speed [m/s]", cfg.speeds.clone())
@@ -179,11 +195,19 @@ impl Study for FrictionLawStudy {
             scalars: vec![
                 Scalar::new(
                     "static",
-                    l.coefficient(0.0),
-                    "f(0+) [-]: the sticking bound of a set-valued law, 0 for a regularised one",
+                    stick,
+                    "the sticking bound f_stick [-]: mu_s of coulomb, f of constant, f(0) = mu_s of ansys and stribeck; 0 for a regularised law (f(0) = 0)",
                 ),
-                Scalar::new("peak", peak, "largest f over the speeds [-]"),
-                Scalar::new("peak_speed", peak_speed, "speed of the largest f [m/s]"),
+                Scalar::new(
+                    "peak",
+                    peak,
+                    "largest f over the requested speeds (the series' maximum) [-]",
+                ),
+                Scalar::new(
+                    "peak_speed",
+                    peak_speed,
+                    "the first requested speed where f takes the value peak [m/s]",
+                ),
                 Scalar::new(
                     "at_compare",
                     l.coefficient(cfg.compare_at),
@@ -218,7 +242,7 @@ impl Study for FrictionLawStudy {
             let Some(out) = m.output() else { continue };
             if let (Some(p), Some(at)) = (out.scalar("peak"), out.scalar("at_compare")) {
                 summary.notes.push(format!(
-                    "{}: largest coefficient {p:.4} at {:.3e} m/s; at {:.0e} m/s the coefficient is {at:.4} ({:.1} % of its largest).",
+                    "{}: largest coefficient on the grid {p:.4} at {:.3e} m/s; at {:.0e} m/s the coefficient is {at:.4} ({:.1} % of its largest).",
                     m.label(),
                     out.scalar("peak_speed").unwrap_or(f64::NAN),
                     cfg.compare_at,

@@ -129,8 +129,11 @@ impl FrictionLaw {
         -normal * self.slope(slip.abs())
     }
 
-    /// Largest coefficient over slip speeds in [0, s_max] (sampled densely,
-    /// then refined): the break-away coefficient of a regularised law.
+    /// (s, f(s)) of the largest coefficient among the 4001 slip speeds
+    /// s_max k / 4000, k = 0..=4000 (the first on a tie): the break-away
+    /// coefficient of a regularised law, sampled, not refined (a maximum
+    /// between the samples is missed by up to the change of f over one
+    /// sample spacing).
     pub fn peak(&self, s_max: f64) -> (f64, f64) {
         let n = 4000;
         let mut best = (0.0, self.coefficient(0.0));

@@ -277,7 +277,8 @@ pub fn run_method(
     };
     let belt = cfg.belt;
     let vb = belt.belt_speed;
-    let mut tracker = CycleTracker::new(cfg.stick_threshold, cfg.slip_confirm_speed);
+    let (threshold, confirm) = cfg.cycle_thresholds(method);
+    let mut tracker = CycleTracker::new(threshold, confirm);
     let mut samples = Samples::default();
     let mut tally = Tally::default();
     progress.set_length(cfg.outputs as u64);
@@ -427,6 +428,15 @@ pub fn run_method(
         "relative_balance_error",
         tally.max_balance / peak_energy.max(1e-300),
         "max_balance_error / the largest stored energy [-]",
+    ));
+    scalars.push(Scalar::new(
+        "stick_threshold",
+        threshold,
+        if method.sticks_exactly() {
+            "the stick threshold of the cycle analysis [m/s]: zero slip to round-off (1e-12 v_b), the method sticks exactly, so the durations are the physical ones"
+        } else {
+            "the stick threshold of the cycle analysis [m/s]: |slip| at or below it counts as stuck (analysis.stick_threshold), so the durations depend on it"
+        },
     ));
     if let Some(c) = tracker.last_cycle() {
         scalars.extend(cycle_scalars("", &c));

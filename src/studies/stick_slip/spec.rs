@@ -178,6 +178,12 @@ impl BeltLaw {
     }
 }
 
+/// The stick threshold of a method that sticks exactly, relative to the
+/// belt speed: |u| <= 1e-12 v_b is zero slip to round-off (a stuck Moreau
+/// step sets v = v_b, so u is exactly 0; a slipping one leaves |u| far
+/// above it).
+pub const STICK_ROUND_OFF: f64 = 1e-12;
+
 /// One method of a case: a law run by an integrator.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MethodConfig {
@@ -189,6 +195,16 @@ pub struct MethodConfig {
     pub law: BeltLaw,
     /// The integrator.
     pub integrator: Integrator,
+}
+
+impl MethodConfig {
+    /// Whether the method sticks exactly (u = 0 while stuck): a set-valued
+    /// law by Moreau time stepping. Regularised laws, LuGre and a
+    /// set-valued law under `rk4`/`dopri5` (no sticking limit) never do.
+    pub fn sticks_exactly(&self) -> bool {
+        self.integrator == Integrator::Moreau
+            && matches!(self.law, BeltLaw::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }))
+    }
 }
 
 /// The exact reference of a case.
@@ -228,12 +244,30 @@ pub struct CaseConfig {
     pub outputs: usize,
     /// Bound on the steps of a run.
     pub max_steps: usize,
-    /// |slip| at or below this is sticking [m/s].
+    /// |slip| at or below this is sticking, for the methods that do not
+    /// stick exactly [m/s].
     pub stick_threshold: f64,
-    /// A slip counts once |slip| reaches this [m/s].
+    /// A slip counts once |slip| reaches this, for the methods that do not
+    /// stick exactly [m/s].
     pub slip_confirm_speed: f64,
     /// The reference.
     pub reference: Reference,
+}
+
+impl CaseConfig {
+    /// (stick threshold, slip confirmation speed) of a method's cycle
+    /// analysis [m/s]: zero slip to round-off ([`STICK_ROUND_OFF`] v_b, a
+    /// slip confirmed at ten times that) for a method that sticks exactly,
+    /// so its durations are the physical ones; else the case's
+    /// `analysis.stick_threshold` and `slip_confirm_speed`.
+    pub fn cycle_thresholds(&self, m: &MethodConfig) -> (f64, f64) {
+        if m.sticks_exactly() {
+            let t = STICK_ROUND_OFF * self.belt.belt_speed;
+            (t, 10.0 * t)
+        } else {
+            (self.stick_threshold, self.slip_confirm_speed)
+        }
+    }
 }
 
 fn unused(

@@ -5,6 +5,7 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, StudySummary};
+use crate::studies::stick_slip::AT_THRESHOLD;
 use crate::studies::stick_slip::spec::CaseConfig;
 
 /// The regularisation keys whose sweep shows the stiffness of a law.
@@ -161,25 +162,35 @@ fn notes(summary: &mut StudySummary, o: &CaseOutput, stick_threshold: f64) {
     ) else {
         return;
     };
+    let thresholded = match (
+        o.scalar(&format!("exact_stick_duration{AT_THRESHOLD}")),
+        o.scalar(&format!("exact_slip_duration{AT_THRESHOLD}")),
+    ) {
+        (Some(a), Some(b)) => format!(
+            "; measured with the stick threshold {stick_threshold:e} m/s, as the methods that do not stick exactly are: stick {a:.6} s, slip {b:.6} s"
+        ),
+        _ => String::new(),
+    };
     summary.notes.push(format!(
-        "Exact Coulomb cycle of case {}: stick {stick:.6} s, slip {slip:.6} s.",
+        "Exact Coulomb cycle of case {} (stuck while the slip is zero): stick {stick:.6} s, slip {slip:.6} s{thresholded}.",
         o.name
     ));
     for m in &o.methods {
         let Some(out) = m.output() else { continue };
+        let threshold = out.scalar("stick_threshold").unwrap_or(stick_threshold);
         if let (Some(s), Some(p), Some(e)) = (
             out.scalar("stick_duration"),
             out.scalar("slip_duration"),
             out.scalar("cycle_error"),
         ) {
             summary.notes.push(format!(
-                "{}: stick {s:.6} s, slip {p:.6} s; cycle error {e:.2e} s ({:.3} % of the period).",
+                "{}: stick {s:.6} s, slip {p:.6} s (stick threshold {threshold:.1e} m/s); cycle error {e:.2e} s ({:.3} % of the period).",
                 m.label(),
                 100.0 * e / (stick + slip)
             ));
         } else {
             summary.notes.push(format!(
-                "{}: no full stick-slip cycle found (stick threshold {stick_threshold:e} m/s).",
+                "{}: no full stick-slip cycle found (stick threshold {threshold:e} m/s).",
                 m.label(),
             ));
         }

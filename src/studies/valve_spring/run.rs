@@ -181,10 +181,10 @@ fn integrate(
             let g = sp.gap(p, &s.q, h);
             min_gap = min_gap.min(g);
             let l = s.lambda[p];
-            // Closed: carrying a force above the Newton tolerance's level
-            // (an inactive NCP contact's lambda is zero to round-off,
-            // about 1e-14 N), or penetrated.
-            if l > 1e-9 * scale / sp.params.wire_diameter || g < 0.0 {
+            // Closed: carrying a force above 1e-9 k_s d (an inactive NCP
+            // contact's lambda is zero to round-off, about 1e-14 N), or
+            // penetrated.
+            if sp.carries_force(l) || g < 0.0 {
                 closed += 1.0;
                 set.push(p as u16);
             }
@@ -381,65 +381,100 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
     })
 }
 
-/// The quasi-static force-deflection curve: the retainer moved by delta
+/// The quasi-static problem of a spring: the retainer moved by delta
 /// from the free length (no dynamics, no damping), equilibrium with
-/// Signorini contacts as an LCP in the contact forces, solved by Lemke:
+/// Signorini contacts as an LCP in the contact forces:
 /// K z = f(delta) + B^T lambda, g = B z - b(delta) >= 0, so with
 /// z = K^-1 (f + B^T lambda): g = (B K^-1 B^T) lambda + (B K^-1 f - b).
-pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<Table, String> {
-    let n = sp.dofs();
-    let m = sp.pairs.len();
-    let ks = sp.segment_stiffness;
-    let k = DMatrix::from_fn(n, n, |i, j| {
-        if i == j {
-            2.0 * ks
-        } else if i.abs_diff(j) == 1 {
-            -ks
-        } else {
-            0.0
+struct StaticProblem {
+    chol: nalgebra::Cholesky<f64, nalgebra::Dyn>,
+    bm: DMatrix<f64>,
+    kinv_bt: DMatrix<f64>,
+    delassus: DMatrix<f64>,
+}
+
+impl StaticProblem {
+    fn new(sp: &Spring) -> Result<Self, String> {
+        let n = sp.dofs();
+        let m = sp.pairs.len();
+        let ks = sp.segment_stiffness;
+        let k = DMatrix::from_fn(n, n, |i, j| {
+            if i == j {
+                2.0 * ks
+            } else if i.abs_diff(j) == 1 {
+                -ks
+            } else {
+                0.0
+            }
+        });
+        let chol = k
+            .cholesky()
+            .ok_or("the chain's stiffness is not positive definite")?;
+        let mut bm = DMatrix::zeros(m, n);
+        for (p, &(i, j)) in sp.pairs.iter().enumerate() {
+            if let Some(a) = sp.free_index(i) {
+                bm[(p, a)] = -1.0;
+            }
+            if let Some(b) = sp.free_index(j) {
+                bm[(p, b)] = 1.0;
+            }
         }
-    });
-    let chol = k
-        .clone()
-        .cholesky()
-        .ok_or("the chain's stiffness is not positive definite")?;
-    let mut bm = DMatrix::zeros(m, n);
-    for (p, &(i, j)) in sp.pairs.iter().enumerate() {
-        if let Some(a) = sp.free_index(i) {
-            bm[(p, a)] = -1.0;
-        }
-        if let Some(b) = sp.free_index(j) {
-            bm[(p, b)] = 1.0;
-        }
+        let kinv_bt = chol.solve(&bm.transpose());
+        let delassus = &bm * &kinv_bt;
+        Ok(Self {
+            chol,
+            bm,
+            kinv_bt,
+            delassus,
+        })
     }
-    let kinv_bt = chol.solve(&bm.transpose());
-    let delassus = &bm * &kinv_bt;
-    let zero = vec![0.0; n];
-    let offset = sp.params.free_length - sp.params.installed_length;
+
+    /// The retainer's displacement s below its installed position, the
+    /// contact-free positions K^-1 f and the contact LCP at deflection
+    /// delta from the free length.
+    fn at(&self, sp: &Spring, delta: f64) -> Result<(f64, DVector<f64>, Lcp), String> {
+        let n = sp.dofs();
+        let zero = vec![0.0; n];
+        // Retainer at delta below the free length: s = delta - (L0 - L_inst).
+        let s = delta - (sp.params.free_length - sp.params.installed_length);
+        // f: the segment forces from the prescribed nodes at z = 0 (the
+        // internal forces are -K z + f), g at z = 0 is -b.
+        let mut f = vec![0.0; n];
+        sp.internal_forces(&zero, &zero, (s, 0.0), &mut f);
+        let g0: Vec<f64> = (0..sp.pairs.len()).map(|q| sp.gap(q, &zero, s)).collect();
+        let z_free = self.chol.solve(&DVector::from_vec(f));
+        let q = &self.bm * &z_free + DVector::from_vec(g0);
+        let lcp = Lcp::new(self.delassus.clone(), q).ok_or("LCP dimensions")?;
+        Ok((s, z_free, lcp))
+    }
+}
+
+/// The quasi-static force-deflection curve at `points` deflections
+/// evenly from 0 to `max_deflection`: the LCP of [`StaticProblem`] solved
+/// by Lemke at each; `closed_pairs` counts the pairs whose force exceeds
+/// [`Spring::closed_force_threshold`] (1e-9 k_s d), as the dynamic series
+/// do.
+pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<Table, String> {
+    let problem = StaticProblem::new(sp)?;
+    let zero = vec![0.0; sp.dofs()];
     let mut deltas = Vec::with_capacity(points);
     let mut forces = Vec::with_capacity(points);
     let mut closed = Vec::with_capacity(points);
     for p in 0..points {
         let delta = max_deflection * p as f64 / (points - 1) as f64;
-        // Retainer at delta below the free length: s = delta - (L0 - L_inst).
-        let s = delta - offset;
-        // f: the segment forces from the prescribed nodes at z = 0 (the
-        // internal forces are -K z + f), g at z = 0 is -b.
-        let mut f = vec![0.0; n];
-        sp.internal_forces(&zero, &zero, (s, 0.0), &mut f);
-        let fv = DVector::from_vec(f);
-        let g0: Vec<f64> = (0..m).map(|q| sp.gap(q, &zero, s)).collect();
-        let z_free = chol.solve(&fv);
-        let q = &bm * &z_free + DVector::from_vec(g0);
-        let lcp = Lcp::new(delassus.clone(), q).ok_or("LCP dimensions")?;
+        let (s, z_free, lcp) = problem.at(sp, delta)?;
         let sol = lemke(&lcp, &LemkeParams::default())
             .map_err(|e| format!("Lemke at delta = {delta}: {e}"))?;
         let lambda = DVector::from_vec(sol.z.clone());
-        let z = &z_free + &kinv_bt * &lambda;
+        let z = &z_free + &problem.kinv_bt * &lambda;
         let zs: Vec<f64> = z.iter().copied().collect();
         deltas.push(delta);
         forces.push(sp.seat_force(&zs, &zero, (s, 0.0), &sol.z));
-        closed.push(sol.z.iter().filter(|&&l| l > 0.0).count() as f64);
+        // Closed: carrying a force above 1e-9 k_s d, the dynamic series'
+        // threshold (Lemke leaves round-off in the forces of pairs at zero
+        // gap that carry none). Not the gap: Lemke's gaps at such pairs are
+        // zero to round-off, of either sign.
+        closed.push(sol.z.iter().filter(|&&l| sp.carries_force(l)).count() as f64);
     }
     Ok(Table::new()
         .with("delta", "deflection from the free length [m]", deltas)
@@ -448,7 +483,11 @@ pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<T
             "static seat force (Lemke on the contact LCP) [N]",
             forces,
         )
-        .with("closed_pairs", "contact pairs carrying force [-]", closed))
+        .with(
+            "closed_pairs",
+            "contact pairs carrying a force above 1e-9 k_s d [-]",
+            closed,
+        ))
 }
 
 /// The chain's first natural frequency without contact, both ends fixed,
@@ -474,4 +513,69 @@ pub fn first_frequency(sp: &Spring) -> Result<f64, SolverError> {
     })?;
     let w2 = eig.iter().fold(f64::INFINITY, |a, &x| a.min(x));
     Ok(w2.sqrt() / (2.0 * std::f64::consts::PI))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lcp::pgs::{PgsParams, pgs};
+    use crate::models::valve_spring::SpringParams;
+
+    /// A spring unlike the repository's (issue 17, item 3): at 41 static
+    /// points, Lemke leaves round-off forces in pairs at zero gap that carry
+    /// none (pair (3, 7) from delta = 7.3625 to 8.3125 mm). The static
+    /// table's `closed_pairs` must count the pairs whose force exceeds
+    /// 1e-9 k_s d, as an independent solver (projected Gauss-Seidel to
+    /// round-off) finds them, and never drop under monotone loading.
+    #[test]
+    fn static_closed_pairs_count_the_pairs_carrying_force() {
+        let sp = Spring::new(SpringParams {
+            wire_diameter: 4.0e-3,
+            mean_diameter: 24.0e-3,
+            active_coils: 5.0,
+            end_coils: 1.0,
+            shear_modulus: 81.5e9,
+            density: 7850.0,
+            masses_per_coil: 4,
+            free_length: 0.038,
+            installed_length: 0.036,
+            progressivity: 0.5,
+            damping_ratio: 0.02,
+        })
+        .expect("spring");
+        let max_deflection = sp.params.free_length - sp.params.solid_length() - 0.5e-3;
+        let points = 41;
+        let table = static_curve(&sp, max_deflection, points).expect("curve");
+        let deltas = table.values("delta").expect("delta");
+        let closed = table.values("closed_pairs").expect("closed_pairs");
+        for w in closed.windows(2) {
+            assert!(w[1] >= w[0], "closed pairs drop under loading: {closed:?}");
+        }
+        let problem = StaticProblem::new(&sp).expect("problem");
+        let threshold = 1e-9 * sp.segment_stiffness * sp.params.wire_diameter;
+        let params = PgsParams {
+            max_sweeps: 1_000_000,
+            tol: 1e-13,
+            ..PgsParams::default()
+        };
+        let mut repro_rows = 0;
+        for (&delta, &count) in deltas.iter().zip(closed) {
+            let (_, _, lcp) = problem.at(&sp, delta).expect("lcp");
+            let z = pgs(&lcp, &params, None).expect("pgs converges").z;
+            let carrying = z.iter().filter(|&&l| l > threshold).count();
+            // PGS leaves no force in the open pairs near the threshold: the
+            // count does not depend on where between 1e-3 and 1e3 times the
+            // threshold the line is drawn.
+            assert!(
+                z.iter()
+                    .all(|&l| l <= 1e-3 * threshold || l >= 1e3 * threshold),
+                "delta = {delta}: a force near the threshold {z:?}"
+            );
+            assert_eq!(count as usize, carrying, "delta = {delta}: {z:?}");
+            if (7.36e-3..8.32e-3).contains(&delta) {
+                repro_rows += 1;
+            }
+        }
+        assert_eq!(repro_rows, 5, "the repro's deflections are on the grid");
+    }
 }

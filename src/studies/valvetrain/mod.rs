@@ -289,7 +289,7 @@ impl Study for ValvetrainStudy {
             Scalar::new(
                 "analytic_jump_angle",
                 angle.to_degrees(),
-                "the cam angle where the rigid valvetrain first lifts off [deg]",
+                "the cam angle of analytic_jump_speed's minimum [deg]: the first smallest ratio on a grid of 20,000 angles over the lift event, refined by golden section within one grid step; the cycloidal rise and return tie up to round-off, and the one round-off favours is reported",
             ),
             Scalar::new(
                 "rigid_mass",
