@@ -59,6 +59,7 @@ fn bearing() -> JournalBearingParams {
         restitution: 0.9,
         friction: 0.02,
         friction_speed: 1e-4,
+        reference_speed: contact_harness::multibody::contact::REFERENCE_SPEED,
     }
 }
 

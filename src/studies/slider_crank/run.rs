@@ -182,6 +182,7 @@ where
         }
         Ok(())
     };
+    mech.start(0.0, &q0, &qd0);
     record(&mut samples, 0.0, &y)?;
     // The deepest penetration and the largest contact force over every
     // accepted step (the samples could miss an impact's peak).
@@ -217,7 +218,7 @@ where
                     }
                 }
                 let (q, qd) = y.split_at(9);
-                if mech.accept(q, qd) {
+                if mech.accept(t + h, q, qd) {
                     dp.reset();
                 }
                 observe(&y);
@@ -252,10 +253,10 @@ where
                 }
                 progress.inc(1);
             };
-            let mut on_accept = |_t: f64, y: &[f64]| {
+            let mut on_accept = |t: f64, y: &[f64]| {
                 let (q, qd) = y.split_at(9);
                 observe(y);
-                mech.accept(q, qd)
+                mech.accept(t, q, qd)
             };
             dp.integrate(
                 &mech,

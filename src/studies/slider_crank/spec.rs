@@ -13,6 +13,7 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::harness::table::Table;
 use crate::models::slider_crank::{Drive, JournalBearingParams, SliderCrank};
+use crate::multibody::contact::REFERENCE_SPEED;
 use crate::multibody::{Baumgarte, Body, Formulation, hertz_stiffness};
 
 /// The integration methods of this kind.
@@ -77,6 +78,8 @@ struct JointToml {
     friction: Option<f64>,
     #[serde(default)]
     friction_speed: Option<f64>,
+    #[serde(default)]
+    reference_speed: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -517,5 +520,9 @@ fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, Input
         restitution,
         friction,
         friction_speed: ctx.positive("joint.friction_speed", j.friction_speed.unwrap_or(1e-4))?,
+        reference_speed: ctx.positive(
+            "joint.reference_speed",
+            j.reference_speed.unwrap_or(REFERENCE_SPEED),
+        )?,
     })
 }
