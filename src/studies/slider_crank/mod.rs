@@ -95,6 +95,7 @@ impl Study for SliderCrankStudy {
                 "max_error_x",
                 "max_error_v",
                 "max_error_a",
+                "max_error_v_scale",
                 "max_constraint_error",
                 "max_velocity_constraint_error",
                 "late_constraint_error",
@@ -247,6 +248,17 @@ impl Study for SliderCrankStudy {
                         format!("max |{column} - exact| over the samples [{unit}]"),
                     ));
                 }
+                // The size of the velocity the error measures: the sweep
+                // analysis leaves out runs that did not resolve it.
+                let peak = exact
+                    .table
+                    .values("slider_v")
+                    .map_or(0.0, |v| v.iter().fold(0.0f64, |m, x| m.max(x.abs())));
+                run.output.scalars.push(Scalar::new(
+                    "max_error_v_scale",
+                    peak,
+                    "max |slider velocity| of the reference [m/s]: runs with max_error_v >= 0.1 of it, or beyond 100 x tolerance x it, are left out of the work-precision analysis",
+                ));
             }
         }
         let mut scalars = vec![

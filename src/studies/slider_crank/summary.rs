@@ -8,7 +8,7 @@
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::SpeedupRow;
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::{equal_accuracy_speedups, orders};
+use crate::harness::sweep::{equal_accuracy_speedups, orders, unresolved};
 use crate::harness::timing::median;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint};
 
@@ -41,6 +41,21 @@ pub(super) fn summarize(
     }
     curves(&mut summary, &all, sweep_keys);
     summary
+}
+
+/// The slider-velocity error of method `label` in a case, unless the run
+/// is unresolved by the sweep analysis' rule (harness::sweep::unresolved:
+/// no correct digit, or beyond 100 x its tolerance): such a run enters no
+/// comparison at equal accuracy.
+fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> {
+    let m = o.method(label)?;
+    let out = m.output()?;
+    let e = out.scalar("max_error_v")?;
+    let plan = cfg.methods.iter().find(|p| p.label == label)?;
+    let tolerance = (plan.integrator == Integrator::Dopri5).then_some(cfg.tolerance);
+    unresolved(e, out.scalar("max_error_v_scale"), tolerance)
+        .is_none()
+        .then_some(e)
 }
 
 /// The first successful method output of a case.
@@ -90,7 +105,7 @@ fn tolerance_slopes(
             if plan.integrator != Integrator::Dopri5 {
                 continue;
             }
-            let Some(e) = m.output().and_then(|out| out.scalar("max_error_v")) else {
+            let Some(e) = resolved_error(cfg, o, m.label()) else {
                 continue;
             };
             match lines.iter_mut().find(|l| l.0 == m.label() && l.1 == g) {
@@ -193,9 +208,9 @@ fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) 
         let curve = |ideal: bool| -> Vec<(f64, f64)> {
             all.iter()
                 .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
-                .filter_map(|(_, o)| {
+                .filter_map(|(c, o)| {
                     let m = o.method(&label)?;
-                    Some((m.output()?.scalar("max_error_v")?, m.timing()?.cpu_s))
+                    Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
                 })
                 .collect()
         };
@@ -251,9 +266,9 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         let mut pts: Vec<(f64, f64)> = all
             .iter()
             .filter(|(c, _)| matches!(c.joint, Joint::Ideal))
-            .filter_map(|(_, o)| {
+            .filter_map(|(c, o)| {
                 let m = o.method(&label)?;
-                Some((m.output()?.scalar("max_error_v")?, m.timing()?.cpu_s))
+                Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
             })
             .collect();
         if pts.is_empty() {
