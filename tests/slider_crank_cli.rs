@@ -130,6 +130,25 @@ fn bad_slider_crank_keys_exit_2_naming_the_key() {
             "t_end = 0.001\n[study.peer]\nfile = \"missing.csv\"",
             &["study.peer.file", "missing.csv"],
         ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\n[study.reference]\nmethod = \"finer\"",
+            &["study.reference.method", "finer", "\"exact\"", "\"fine\""],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\n[study.reference]\nmethod = \"fine\"\ntolerance = 0.0",
+            &["study.reference.tolerance", "[1e-14, 1)"],
+        ),
+        (
+            "t_end = 0.001",
+            "t_end = 0.001\ntolerance = 1e-9\n[[study.integrator.variant]]\nmethod = \"dopri5\"\n[study.reference]\nmethod = \"fine\"\ntolerance = 1e-8",
+            &[
+                "study.reference.tolerance",
+                "0.00000001",
+                "below integrator.tolerance",
+            ],
+        ),
     ];
     common::assert_input_errors(SPEC, "crank", cases);
 }
@@ -465,4 +484,47 @@ values = [1.0e-3, 1.0e-6, 1.0e-8]
         report.contains("case tolerance-0.001 left out of the work-precision analysis"),
         "{report}"
     );
+}
+
+/// A free crank (no closed form) swept over the step: without a reference
+/// the report says why there is no work-precision analysis; with
+/// `reference.method = "fine"` the errors are measured against the same
+/// case at tolerance 1e-12 and RK4 shows its order 4.
+#[test]
+fn a_free_crank_sweep_gets_a_fine_reference() {
+    let spec = SPEC
+        .replace("omega = 523.6", "omega = 100.0\nmode = \"free\"")
+        .replace("model = \"clearance\"", "model = \"ideal\"")
+        .replace("t_end = 0.001", "t_end = 0.1\noutput_interval = 1e-3")
+        + r#"
+[[study.sweep]]
+key = "integrator.dt"
+values = [2.0e-4, 1.0e-4, 5.0e-5]
+"#;
+    let (dir, out) = run_spec(&spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!dir.path().join("out/crank/work-precision.csv").exists());
+    let report = std::fs::read_to_string(dir.path().join("rep/README.md")).expect("report");
+    assert!(
+        report.contains("No work-precision analysis") && report.contains("method = \"fine\""),
+        "{report}"
+    );
+    let fine = spec.replace(
+        "[[study.sweep]]",
+        "[study.reference]\nmethod = \"fine\"\n[[study.sweep]]",
+    ) + r#"
+[[study.check]]
+name = "order"
+quantity = "order"
+value = 4.0
+metric = "abs"
+tolerance = 0.2
+why = "classical Runge-Kutta: order 4"
+"#;
+    let (dir, out) = run_spec(&fine);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let order = check_values(dir.path(), "order");
+    assert_eq!(order.len(), 1);
+    assert!(order[0].1, "{order:?}");
+    assert!(dir.path().join("out/crank/work-precision.csv").exists());
 }

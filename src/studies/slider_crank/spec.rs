@@ -28,6 +28,16 @@ pub(crate) struct CaseToml {
     integrator: IntegratorToml,
     #[serde(default)]
     peer: Option<PeerToml>,
+    #[serde(default)]
+    reference: Option<ReferenceToml>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReferenceToml {
+    method: String,
+    #[serde(default)]
+    tolerance: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -177,6 +187,20 @@ pub enum Joint {
     Clearance(JournalBearingParams),
 }
 
+/// What a case's errors (`max_error_x`, `_v`, `_a`) are measured against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reference {
+    /// The closed-form kinematics of the ideal mechanism driven at constant
+    /// speed (table `exact`); none for a free crank.
+    Exact,
+    /// The same case (same mechanism, joint and drive) solved by
+    /// Dormand-Prince 5(4) on eq. (4) at this tolerance (table `fine`).
+    Fine(f64),
+}
+
+/// The default tolerance of `reference.method = "fine"`.
+pub const FINE_TOLERANCE: f64 = 1e-12;
+
 /// A validated case.
 #[derive(Debug, Clone)]
 pub struct CaseConfig {
@@ -202,6 +226,8 @@ pub struct CaseConfig {
     pub max_steps: usize,
     /// A peer tool's work-precision file (label, table).
     pub peer: Option<(String, Arc<Table>)>,
+    /// What the errors are measured against.
+    pub reference: Reference,
 }
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
@@ -442,7 +468,41 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             ))
         }
     };
+    let reference = match &raw.reference {
+        None => Reference::Exact,
+        Some(r) => match r.method.as_str() {
+            "exact" => {
+                if let Some(t) = r.tolerance {
+                    return Err(ctx.err(
+                        "reference.tolerance",
+                        t,
+                        "no tolerance with method = \"exact\" (the closed form has none)",
+                    ));
+                }
+                Reference::Exact
+            }
+            "fine" => {
+                let t = ctx.tolerance("reference.tolerance", r.tolerance, FINE_TOLERANCE)?;
+                if methods.iter().any(|m| m.integrator == Integrator::Dopri5) && t >= tolerance {
+                    return Err(ctx.err(
+                        "reference.tolerance",
+                        t,
+                        format!("a tolerance below integrator.tolerance = {tolerance} (the reference must be finer than the runs it judges)"),
+                    ));
+                }
+                Reference::Fine(t)
+            }
+            other => {
+                return Err(ctx.err(
+                    "reference.method",
+                    format!("\"{other}\""),
+                    "\"exact\" (closed-form kinematics of the ideal driven mechanism) or \"fine\" (the same case by Dormand-Prince at reference.tolerance)",
+                ));
+            }
+        },
+    };
     Ok(CaseConfig {
+        reference,
         mechanism,
         drive,
         joint,

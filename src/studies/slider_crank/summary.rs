@@ -10,7 +10,8 @@ use crate::harness::outcome::SpeedupRow;
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
 use crate::harness::sweep::{equal_accuracy_speedups, orders, unresolved};
 use crate::harness::timing::median;
-use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint};
+use crate::models::slider_crank::Drive;
+use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
 
 pub(super) fn summarize(
     configs: &[CaseConfig],
@@ -20,6 +21,20 @@ pub(super) fn summarize(
     let mut summary = StudySummary::default();
     let all: Vec<(&CaseConfig, &CaseOutput)> = configs.iter().zip(cases).collect();
     let swept = |key: &str| sweep_keys.iter().any(|k| k == key);
+    let cost_swept = swept("integrator.dt") || swept("integrator.tolerance");
+    let unreferenced: Vec<&str> = all
+        .iter()
+        .filter(|(c, _)| {
+            c.reference == Reference::Exact && !matches!(c.drive, Drive::ConstantSpeed { .. })
+        })
+        .map(|(_, o)| o.name.as_str())
+        .collect();
+    if cost_swept && !unreferenced.is_empty() {
+        summary.notes.push(format!(
+            "No work-precision analysis (work-precision.csv, speedup.csv, orders, tolerance slopes) for the free-crank case(s) {}: a free crank has no closed-form kinematics to measure errors against. Set [study.reference] method = \"fine\" to measure them against the same case at a fine tolerance.",
+            unreferenced.join(", ")
+        ));
+    }
     tolerance_slopes(&mut summary, &all, sweep_keys);
     let clearances: std::collections::BTreeSet<u64> = cases
         .iter()
