@@ -34,7 +34,7 @@ fn mechanism() -> SliderCrank {
         },
         rod: Body {
             mass: 0.087,
-            inertia: 4.8037e-4,
+            inertia: 1.044e-4,
         },
         slider: Body {
             mass: 0.14,

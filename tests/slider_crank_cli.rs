@@ -18,6 +18,15 @@ fn bad_slider_crank_keys_exit_2_naming_the_key() {
             &["study.mechanism.rod_length", "0.04", "crank_length"],
         ),
         (
+            "rod_inertia = 1.044e-4",
+            "rod_inertia = 4.8037e-4",
+            &[
+                "study.mechanism.rod_inertia",
+                "0.00048037",
+                "at most rod_mass x rod_length^2 / 4 = 3.1320e-4",
+            ],
+        ),
+        (
             "crank_mass = 0.30",
             "crank_mass = -0.30",
             &["study.mechanism.crank_mass", "-0.3", "> 0"],

@@ -290,6 +290,28 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             format!("a length > crank_length = {l1} m (the slider must reach every crank angle)"),
         ));
     }
+    // A body whose mass lies between its two joints, centre of mass at
+    // mid-length, has a radius of gyration of at most half its length
+    // (all the mass at the two ends): J <= m l^2 / 4. (The set once quoted
+    // J = 4.8037e-4 kg m^2 for the 0.087 kg, 0.12 m rod: a radius of
+    // gyration of 74 mm, beyond the rod's half-length; see
+    // reference-data/slider-crank/SOURCE.md.)
+    for (what, mass, inertia, length, name) in [
+        ("crank", m.crank_mass, m.crank_inertia, l1, "crank_length"),
+        ("rod", m.rod_mass, m.rod_inertia, l2, "rod_length"),
+    ] {
+        let bound = mass * length * length / 4.0;
+        if mass > 0.0 && inertia > bound {
+            return Err(ctx.err(
+                &format!("mechanism.{what}_inertia"),
+                inertia,
+                format!(
+                    "at most {what}_mass x {name}^2 / 4 = {bound:.4e} kg m^2 (radius of gyration at most half the length: all the mass at the two joints; a uniform {what} has m l^2 / 12 = {:.4e})",
+                    bound / 3.0
+                ),
+            ));
+        }
+    }
     let slider_mass = ctx.positive("mechanism.slider_mass", m.slider_mass)?;
     let mechanism = SliderCrank {
         crank_length: l1,
