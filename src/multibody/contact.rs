@@ -56,7 +56,7 @@
 //! one line of action: applied at their own contact points, which are
 //! delta apart along n, the friction pair would leave a moment delta F_T).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use nalgebra::Vector2;
 
@@ -123,6 +123,8 @@ pub struct ClearanceJoint {
     impact_speed: Cell<Option<f64>>,
     /// (t, delta, delta') at the last accepted state.
     last: Cell<Option<(f64, f64, f64)>>,
+    /// Completed impacts: (onset speed, separation speed) [m/s].
+    impacts: RefCell<Vec<(f64, f64)>>,
 }
 
 /// The onset of a contact within a step of length h from (delta0 <= 0,
@@ -163,7 +165,15 @@ impl ClearanceJoint {
             params,
             impact_speed: Cell::new(None),
             last: Cell::new(None),
+            impacts: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The completed impacts so far: (penetration speed at the located
+    /// onset, separation speed -delta' at the located end) [m/s]; their
+    /// ratio is the impact's coefficient of restitution along n.
+    pub fn impacts(&self) -> Vec<(f64, f64)> {
+        self.impacts.borrow().clone()
     }
 
     /// The initial state (t0, q0, q0'): the last accepted state before the
@@ -171,6 +181,7 @@ impl ClearanceJoint {
     pub fn start(&self, t: f64, q: &[f64], qd: &[f64]) {
         self.impact_speed.set(None);
         self.last.set(None);
+        self.impacts.borrow_mut().clear();
         self.accept(t, q, qd);
     }
 
@@ -272,6 +283,15 @@ impl ClearanceJoint {
         let before = self.impact_speed.get();
         let (d1, v1) = (s.penetration, s.penetration_speed);
         if d1 <= 0.0 {
+            // A contact ended in this step: its separation speed at the
+            // located end (the root of the same interpolant, mirrored).
+            if let (Some(onset), Some((t0, d0, v0))) = (before, self.last.get())
+                && d0 > 0.0
+                && t > t0
+            {
+                let exit = onset_speed(t - t0, -d0, -v0, -d1, -v1);
+                self.impacts.borrow_mut().push((onset, exit));
+            }
             self.impact_speed.set(None);
         } else if before.is_none() {
             let onset = match self.last.get() {
@@ -352,6 +372,81 @@ mod tests {
         }
         // Contact from the start of the step: the speed there.
         assert_eq!(onset_speed(1e-5, 0.0, 0.3, 1e-6, 0.4), 0.3);
+    }
+
+    /// A free journal (one body, 0.1 kg, no rotation) crossing the
+    /// clearance at speed v and striking a fixed bearing: RK4 at a step of
+    /// 1/2000 of the impact's duration, the joint's memory updated after
+    /// each step. Returns (separation over onset speed, as the joint
+    /// recorded it; the same from the body's own speeds before and after).
+    fn isolated_impact(restitution: f64, v: f64) -> (f64, f64) {
+        let j = ClearanceJoint::new(JournalBearing {
+            journal: Point::on(0, 0.0, 0.0),
+            bearing: Point::ground(0.0, 0.0),
+            journal_radius: 0.00995,
+            bearing_radius: 0.01,
+            stiffness: hertz_stiffness(0.01, 0.00995, 207e9, 0.3),
+            restitution,
+            friction: 0.0,
+            friction_speed: 1e-4,
+            reference_speed: REFERENCE_SPEED,
+        });
+        let mass = 0.1;
+        let accel = |y: &[f64; 2]| -> f64 {
+            let q = [y[0], 0.0, 0.0];
+            let qd = [y[1], 0.0, 0.0];
+            let mut f = [0.0; 3];
+            j.add_forces(&q, &qd, &mut f);
+            f[0] / mass
+        };
+        // Start 1 um before the wall (x = c - 1e-6), moving at v.
+        let mut y = [5e-5 - 1e-6, v];
+        let h = 1e-9;
+        j.start(0.0, &[y[0], 0.0, 0.0], &[y[1], 0.0, 0.0]);
+        let mut t = 0.0;
+        for _ in 0..2_000_000 {
+            let f = |y: &[f64; 2]| [y[1], accel(y)];
+            let k1 = f(&y);
+            let y2 = [y[0] + 0.5 * h * k1[0], y[1] + 0.5 * h * k1[1]];
+            let k2 = f(&y2);
+            let y3 = [y[0] + 0.5 * h * k2[0], y[1] + 0.5 * h * k2[1]];
+            let k3 = f(&y3);
+            let y4 = [y[0] + h * k3[0], y[1] + h * k3[1]];
+            let k4 = f(&y4);
+            for i in 0..2 {
+                y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+            }
+            t += h;
+            j.accept(t, &[y[0], 0.0, 0.0], &[y[1], 0.0, 0.0]);
+            if !j.impacts().is_empty() {
+                break;
+            }
+        }
+        let impacts = j.impacts();
+        assert_eq!(impacts.len(), 1, "one impact, ended");
+        (impacts[0].1 / impacts[0].0, -y[1] / v)
+    }
+
+    /// The law's defining property, measured on a trajectory: an impact at
+    /// least v_ref fast rebounds with about c_e (Lankarani & Nikravesh's
+    /// derivation is first order in 1 - c_e: at c_e = 0.9 their law gives a
+    /// few per cent more; 0.03 admits it), and the located onset and end
+    /// speeds agree with the body's own speeds (no other force acts).
+    /// Slower than v_ref, the fixed Hunt-Crossley damping gives
+    /// e^2 = 1 - (1 - c_e^2) v / v_ref to first order. (Far from 1 the law
+    /// is known to over-predict: c_e = 0.7 rebounds with 0.80, measured,
+    /// as Flores et al., Multibody Syst. Dyn. 25 (2011) 357-375, report
+    /// for Lankarani-Nikravesh; not asserted.)
+    #[test]
+    fn an_isolated_impact_rebounds_with_the_restitution() {
+        for (c_e, v) in [(0.9, 1.0), (0.9, 0.05), (0.95, 0.3)] {
+            let (located, body) = isolated_impact(c_e, v);
+            assert!((located - c_e).abs() < 0.03, "c_e {c_e}, v {v}: {located}");
+            assert!((located - body).abs() < 1e-3, "{located} vs {body}");
+        }
+        let (slow, _) = isolated_impact(0.9, REFERENCE_SPEED / 4.0);
+        let expected = (1.0 - (1.0 - 0.81) / 4.0f64).sqrt();
+        assert!((slow - expected).abs() < 0.01, "{slow} vs {expected}");
     }
 
     /// Static Hertz: with no penetration speed, F_N = K delta^1.5.

@@ -107,6 +107,8 @@ impl Study for SliderCrankStudy {
                 "max_penetration",
                 "hertz_penetration",
                 "penetration_ratio",
+                "impacts",
+                "restitution_median",
                 "max_contact_imbalance",
             ]),
             case_scalars: strings(&["omega", "clearance", "friction", "tolerance", "dt"]),
