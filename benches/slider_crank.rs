@@ -34,7 +34,7 @@ fn mechanism() -> SliderCrank {
         },
         rod: Body {
             mass: 0.087,
-            inertia: 4.8037e-4,
+            inertia: 1.044e-4,
         },
         slider: Body {
             mass: 0.14,
@@ -59,6 +59,7 @@ fn bearing() -> JournalBearingParams {
         restitution: 0.9,
         friction: 0.02,
         friction_speed: 1e-4,
+        reference_speed: contact_harness::multibody::contact::REFERENCE_SPEED,
     }
 }
 

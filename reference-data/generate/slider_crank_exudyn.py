@@ -28,7 +28,8 @@ Mechanism (parameters from Lopez-Lombardero et al., Mechanism and Machine
 Theory 194 (2024) 105583): crank pivot at the origin, crank angle phi from +x,
 slider on the x axis, no offset, gravity 0.
     crank  l1 = 0.05 m,  m1 = 0.30 kg,  J1 = 1.0e-5 kg m^2 (about its CoM, mid-length)
-    rod    l2 = 0.12 m,  m2 = 0.087 kg, J2 = 4.8037e-4 kg m^2 (about its CoM, mid-length)
+    rod    l2 = 0.12 m,  m2 = 0.087 kg, J2 = 1.044e-4 kg m^2 (about its CoM, mid-length;
+           the uniform rod m2 l2^2 / 12: the 4.8037e-4 once quoted is impossible, SOURCE.md)
     slider m3 = 0.14 kg
     phi(t) = phi0 + omega t, phi0 = 0, omega = 523.6 rad/s (5000 rpm), t in [0, 0.05] s.
 
@@ -94,7 +95,7 @@ L2 = 0.12          # rod length [m]
 M1 = 0.30          # crank mass [kg]
 J1 = 1.0e-5        # crank inertia about its CoM [kg m^2]
 M2 = 0.087         # rod mass [kg]
-J2 = 4.8037e-4     # rod inertia about its CoM [kg m^2]
+J2 = 1.044e-4     # rod inertia about its CoM [kg m^2]
 M3 = 0.14          # slider mass [kg]
 J3 = 1.0e-6        # slider inertia: no effect (rotation locked by the prismatic joint)
 OMEGA = 523.6      # crank speed [rad/s] (5000 rpm)

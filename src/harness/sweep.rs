@@ -58,6 +58,40 @@ fn cost_sweep<'a>(sweeps: &'a [Sweep], measures: &Measures) -> Option<&'a Sweep>
     sweeps.iter().find(|s| measures.cost_keys.contains(&s.key))
 }
 
+/// Relative error from which a run counts as unresolved (no correct digit).
+pub const UNRESOLVED_RELATIVE: f64 = 0.1;
+
+/// Relative error per unit tolerance beyond which a run over a tolerance
+/// key counts as unresolved (a well-resolved error-controlled run stays
+/// within a few tens: the ideal slider-crank measures 11 to 13).
+pub const UNRESOLVED_PER_TOLERANCE: f64 = 100.0;
+
+/// Why a run with `error` is unresolved, or None: `scale` is its
+/// `<error>_scale`, `tolerance` the value of a tolerance parameter.
+pub fn unresolved(error: f64, scale: Option<f64>, tolerance: Option<f64>) -> Option<String> {
+    let scale = scale.filter(|s| s.is_finite() && *s > 0.0)?;
+    let relative = error / scale;
+    if !relative.is_finite() || relative >= UNRESOLVED_RELATIVE {
+        return Some(format!(
+            "error {} is {} of the scale {} (at least {UNRESOLVED_RELATIVE}: no correct digit)",
+            crate::harness::report::sig(error),
+            crate::harness::report::sig(relative),
+            crate::harness::report::sig(scale)
+        ));
+    }
+    let tol = tolerance.filter(|t| t.is_finite() && *t > 0.0)?;
+    (relative > UNRESOLVED_PER_TOLERANCE * tol).then(|| {
+        format!(
+            "error {} is {} of the scale {}, {}x its tolerance {} (more than {UNRESOLVED_PER_TOLERANCE}x)",
+            crate::harness::report::sig(error),
+            crate::harness::report::sig(relative),
+            crate::harness::report::sig(scale),
+            crate::harness::report::sig(relative / tol),
+            crate::harness::report::sig(tol)
+        )
+    })
+}
+
 /// Points of the finest end of a sweep behind `order_finest`.
 pub const FINEST: usize = 3;
 
@@ -244,6 +278,16 @@ pub fn analyse(
             let Some(value) = case.coord(parameter).and_then(|c| c.number()) else {
                 continue;
             };
+            let scale = run.output.scalar(&format!("{error_name}_scale"));
+            let tolerance = parameter.ends_with("tolerance").then_some(value);
+            if let Some(why) = unresolved(error, scale, tolerance) {
+                out.notes.push(format!(
+                    "{} in case {} left out of the work-precision analysis (orders, figures, speed-ups; work-precision.csv): unresolved, {error_name} {why}.",
+                    m.label(),
+                    case.name
+                ));
+                continue;
+            }
             out.work_precision.push(WorkPrecisionRow {
                 case: case.name.clone(),
                 method: m.label().to_string(),
@@ -462,6 +506,20 @@ fn times(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unresolved_runs_by_scale_and_tolerance() {
+        // No scale: never.
+        assert!(unresolved(1e3, None, Some(1e-3)).is_none());
+        // No correct digit.
+        assert!(unresolved(4.7, Some(28.4), None).is_some());
+        assert!(unresolved(2.0, Some(28.4), None).is_none());
+        // Beyond 100 x tolerance (relative 1.9e-2 at 1e-4), within it
+        // (1.1e-5 at 1e-6).
+        assert!(unresolved(0.527, Some(28.4), Some(1e-4)).is_some());
+        assert!(unresolved(3.15e-4, Some(28.4), Some(1e-6)).is_none());
+        assert!(unresolved(f64::NAN, Some(28.4), None).is_some());
+    }
 
     #[test]
     fn orders_of_exact_powers() {

@@ -135,6 +135,7 @@ impl SliderCrank {
             restitution: bearing.restitution,
             friction: bearing.friction,
             friction_speed: bearing.friction_speed,
+            reference_speed: bearing.reference_speed,
         })
     }
 
@@ -195,6 +196,8 @@ pub struct JournalBearingParams {
     pub friction: f64,
     /// Friction regularisation speed [m/s].
     pub friction_speed: f64,
+    /// Floor v_ref of the impact speed in the damping law [m/s].
+    pub reference_speed: f64,
 }
 
 #[cfg(test)]
@@ -232,7 +235,7 @@ mod tests {
             },
             rod: Body {
                 mass: 0.087,
-                inertia: 4.8037e-4,
+                inertia: 1.044e-4,
             },
             slider: Body {
                 mass: 0.14,

@@ -225,12 +225,21 @@ where
         self.clearance.iter().map(|j| j.state(q, qd)).collect()
     }
 
-    /// After an accepted step: the clearance joints update their memory;
-    /// returns whether any changed (the right-hand side changed with it).
-    pub fn accept(&self, q: &[f64], qd: &[f64]) -> bool {
+    /// Before the first step: the clearance joints take the initial state
+    /// as their last accepted one (a contact's onset is located from it).
+    pub fn start(&self, t: f64, q: &[f64], qd: &[f64]) {
+        for j in &self.clearance {
+            j.start(t, q, qd);
+        }
+    }
+
+    /// After an accepted step ending at t: the clearance joints update
+    /// their memory; returns whether any changed (the right-hand side
+    /// changed with it).
+    pub fn accept(&self, t: f64, q: &[f64], qd: &[f64]) -> bool {
         let mut changed = false;
         for j in &self.clearance {
-            changed |= j.accept(q, qd);
+            changed |= j.accept(t, q, qd);
         }
         changed
     }

@@ -83,7 +83,7 @@ rod_length = 0.12
 crank_mass = 0.30
 crank_inertia = 1.0e-5
 rod_mass = 0.087
-rod_inertia = 4.8037e-4
+rod_inertia = 1.044e-4
 slider_mass = 0.14
 [study.drive]
 omega = 523.6

@@ -24,7 +24,7 @@ use crate::harness::table::Table;
 use crate::models::slider_crank::{Drive, exact_slider};
 use crate::multibody::Formulation;
 
-use spec::{CaseConfig, Integrator};
+use spec::{CaseConfig, Integrator, MethodConfig, Reference};
 
 /// A slider-crank study: its validated cases.
 pub struct SliderCrankStudy {
@@ -95,6 +95,7 @@ impl Study for SliderCrankStudy {
                 "max_error_x",
                 "max_error_v",
                 "max_error_a",
+                "max_error_v_scale",
                 "max_constraint_error",
                 "max_velocity_constraint_error",
                 "late_constraint_error",
@@ -106,6 +107,8 @@ impl Study for SliderCrankStudy {
                 "max_penetration",
                 "hertz_penetration",
                 "penetration_ratio",
+                "impacts",
+                "restitution_median",
                 "max_contact_imbalance",
             ]),
             case_scalars: strings(&["omega", "clearance", "friction", "tolerance", "dt"]),
@@ -128,10 +131,22 @@ impl Study for SliderCrankStudy {
             ]),
             // Checks against `exact` are refused at load when no case is
             // driven at constant speed (a free crank has no closed form).
-            tables: if (0..self.cases.len()).any(|c| self.has_reference(c)) {
-                strings(&["exact"])
-            } else {
-                Vec::new()
+            tables: {
+                let mut t = Vec::new();
+                if self.cases.iter().any(|c| {
+                    c.reference == Reference::Exact
+                        && matches!(c.drive, Drive::ConstantSpeed { .. })
+                }) {
+                    t.push("exact".to_string());
+                }
+                if self
+                    .cases
+                    .iter()
+                    .any(|c| matches!(c.reference, Reference::Fine(_)))
+                {
+                    t.push("fine".to_string());
+                }
+                t
             },
             methods: Vec::new(),
         }
@@ -145,7 +160,7 @@ impl Study for SliderCrankStudy {
         Measures {
             error: Some((
                 "max_error_v".into(),
-                "max |slider velocity - exact| over the samples [m/s]".into(),
+                "max |slider velocity - reference| over the samples (reference: the exact kinematics, or the fine solution with reference.method = \"fine\") [m/s]".into(),
             )),
             cost_keys: vec!["integrator.dt".into(), "integrator.tolerance".into()],
             step_keys: vec!["integrator.dt".into()],
@@ -154,7 +169,8 @@ impl Study for SliderCrankStudy {
     }
 
     fn has_reference(&self, case: usize) -> bool {
-        matches!(self.cases[case].drive, Drive::ConstantSpeed { .. })
+        let c = &self.cases[case];
+        matches!(c.reference, Reference::Fine(_)) || matches!(c.drive, Drive::ConstantSpeed { .. })
     }
 
     /// The exact slider kinematics of the driven mechanism at the output
@@ -162,9 +178,12 @@ impl Study for SliderCrankStudy {
     fn run_reference(
         &self,
         case: usize,
-        _progress: &indicatif::ProgressBar,
+        progress: &indicatif::ProgressBar,
     ) -> Result<ReferenceOutput, SolverError> {
         let cfg = &self.cases[case];
+        if let Reference::Fine(tolerance) = cfg.reference {
+            return fine_reference(cfg, tolerance, progress);
+        }
         let Drive::ConstantSpeed { phi0, omega } = cfg.drive else {
             return Err(SolverError::Other {
                 method: "exact".into(),
@@ -229,6 +248,7 @@ impl Study for SliderCrankStudy {
     ) -> Result<Vec<Scalar>, SolverError> {
         let cfg = &self.cases[case];
         if let Some(exact) = reference.and_then(|r| r.tables.first()) {
+            let against = exact.what.as_str();
             for m in methods.iter_mut() {
                 let Ok(run) = &mut m.outcome else { continue };
                 for (column, name, unit) in [
@@ -239,14 +259,25 @@ impl Study for SliderCrankStudy {
                     let d = curve_difference(&run.output.series, &exact.table, column, None)
                         .map_err(|message| SolverError::Other {
                             method: m.plan.label.clone(),
-                            message: format!("comparing with the exact kinematics: {message}"),
+                            message: format!("comparing with the {against} reference: {message}"),
                         })?;
                     run.output.scalars.push(Scalar::new(
                         name,
                         d.max_abs,
-                        format!("max |{column} - exact| over the samples [{unit}]"),
+                        format!("max |{column} - {against}| over the samples [{unit}]"),
                     ));
                 }
+                // The size of the velocity the error measures: the sweep
+                // analysis leaves out runs that did not resolve it.
+                let peak = exact
+                    .table
+                    .values("slider_v")
+                    .map_or(0.0, |v| v.iter().fold(0.0f64, |m, x| m.max(x.abs())));
+                run.output.scalars.push(Scalar::new(
+                    "max_error_v_scale",
+                    peak,
+                    "max |slider velocity| of the reference [m/s]: runs with max_error_v >= 0.1 of it, or beyond 100 x tolerance x it, are left out of the work-precision analysis",
+                ));
             }
         }
         let mut scalars = vec![
@@ -285,4 +316,35 @@ impl Study for SliderCrankStudy {
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
         summary::summarize(&self.cases, &self.sweep_keys, cases)
     }
+}
+
+/// The reference of `reference.method = "fine"`: the case itself solved by
+/// Dormand-Prince 5(4) on eq. (4) at `tolerance` (initial step the case's
+/// dt, the case's first method's Baumgarte parameters), sampled at the
+/// case's output times (table `fine`).
+fn fine_reference(
+    cfg: &CaseConfig,
+    tolerance: f64,
+    progress: &indicatif::ProgressBar,
+) -> Result<ReferenceOutput, SolverError> {
+    let mut fine = cfg.clone();
+    fine.tolerance = tolerance;
+    let method = MethodConfig {
+        label: "fine".into(),
+        integrator: Integrator::Dopri5,
+        formulation: Formulation::Eliminated,
+        baumgarte: cfg.methods[0].baumgarte,
+    };
+    let out = run::run_method(&fine, &method, progress)?;
+    Ok(ReferenceOutput {
+        tables: vec![CaseTable {
+            what: "fine".into(),
+            doc: format!(
+                "the same case by Dormand-Prince 5(4) on eq. (4) at tolerance {tolerance:e} (reference.method = \"fine\")"
+            ),
+            table: out.series,
+        }],
+        scalars: Vec::new(),
+        timings: Vec::<Timing>::new(),
+    })
 }

@@ -182,6 +182,7 @@ where
         }
         Ok(())
     };
+    mech.start(0.0, &q0, &qd0);
     record(&mut samples, 0.0, &y)?;
     // The deepest penetration and the largest contact force over every
     // accepted step (the samples could miss an impact's peak).
@@ -217,7 +218,7 @@ where
                     }
                 }
                 let (q, qd) = y.split_at(9);
-                if mech.accept(q, qd) {
+                if mech.accept(t + h, q, qd) {
                     dp.reset();
                 }
                 observe(&y);
@@ -252,10 +253,10 @@ where
                 }
                 progress.inc(1);
             };
-            let mut on_accept = |_t: f64, y: &[f64]| {
+            let mut on_accept = |t: f64, y: &[f64]| {
                 let (q, qd) = y.split_at(9);
                 observe(y);
-                mech.accept(q, qd)
+                mech.accept(t, q, qd)
             };
             dp.integrate(
                 &mech,
@@ -355,6 +356,30 @@ where
             depth / (force / params.stiffness).powf(2.0 / 3.0).max(1e-300),
             "max_penetration / hertz_penetration [-]: at most 1",
         ));
+        // The impacts' coefficient of restitution: separation over onset
+        // speed of every completed contact that began at least 10 v_ref
+        // fast (slower ones follow the fixed Hunt-Crossley damping).
+        if let Some(j) = mech.clearance.first() {
+            let mut ratios: Vec<f64> = j
+                .impacts()
+                .iter()
+                .filter(|(v0, _)| *v0 >= 10.0 * params.reference_speed)
+                .map(|(v0, v1)| v1 / v0)
+                .collect();
+            if !ratios.is_empty() {
+                ratios.sort_by(f64::total_cmp);
+                scalars.push(Scalar::new(
+                    "impacts",
+                    ratios.len() as f64,
+                    "completed impacts with an onset speed >= 10 reference_speed [-]",
+                ));
+                scalars.push(Scalar::new(
+                    "restitution_median",
+                    ratios[ratios.len() / 2],
+                    "median over those impacts of separation speed / onset speed (both located on the step's Hermite interpolant of the penetration) [-]: the law's c_e",
+                ));
+            }
+        }
         scalars.push(Scalar::new(
             "max_contact_imbalance",
             peak("contact_imbalance") / force.max(1e-300),

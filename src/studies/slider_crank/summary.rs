@@ -8,9 +8,10 @@
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::SpeedupRow;
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::{equal_accuracy_speedups, orders};
+use crate::harness::sweep::{equal_accuracy_speedups, orders, unresolved};
 use crate::harness::timing::median;
-use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint};
+use crate::models::slider_crank::Drive;
+use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
 
 pub(super) fn summarize(
     configs: &[CaseConfig],
@@ -20,6 +21,20 @@ pub(super) fn summarize(
     let mut summary = StudySummary::default();
     let all: Vec<(&CaseConfig, &CaseOutput)> = configs.iter().zip(cases).collect();
     let swept = |key: &str| sweep_keys.iter().any(|k| k == key);
+    let cost_swept = swept("integrator.dt") || swept("integrator.tolerance");
+    let unreferenced: Vec<&str> = all
+        .iter()
+        .filter(|(c, _)| {
+            c.reference == Reference::Exact && !matches!(c.drive, Drive::ConstantSpeed { .. })
+        })
+        .map(|(_, o)| o.name.as_str())
+        .collect();
+    if cost_swept && !unreferenced.is_empty() {
+        summary.notes.push(format!(
+            "No work-precision analysis (work-precision.csv, speedup.csv, orders, tolerance slopes) for the free-crank case(s) {}: a free crank has no closed-form kinematics to measure errors against. Set [study.reference] method = \"fine\" to measure them against the same case at a fine tolerance.",
+            unreferenced.join(", ")
+        ));
+    }
     tolerance_slopes(&mut summary, &all, sweep_keys);
     let clearances: std::collections::BTreeSet<u64> = cases
         .iter()
@@ -41,6 +56,21 @@ pub(super) fn summarize(
     }
     curves(&mut summary, &all, sweep_keys);
     summary
+}
+
+/// The slider-velocity error of method `label` in a case, unless the run
+/// is unresolved by the sweep analysis' rule (harness::sweep::unresolved:
+/// no correct digit, or beyond 100 x its tolerance): such a run enters no
+/// comparison at equal accuracy.
+fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> {
+    let m = o.method(label)?;
+    let out = m.output()?;
+    let e = out.scalar("max_error_v")?;
+    let plan = cfg.methods.iter().find(|p| p.label == label)?;
+    let tolerance = (plan.integrator == Integrator::Dopri5).then_some(cfg.tolerance);
+    unresolved(e, out.scalar("max_error_v_scale"), tolerance)
+        .is_none()
+        .then_some(e)
 }
 
 /// The first successful method output of a case.
@@ -90,7 +120,7 @@ fn tolerance_slopes(
             if plan.integrator != Integrator::Dopri5 {
                 continue;
             }
-            let Some(e) = m.output().and_then(|out| out.scalar("max_error_v")) else {
+            let Some(e) = resolved_error(cfg, o, m.label()) else {
                 continue;
             };
             match lines.iter_mut().find(|l| l.0 == m.label() && l.1 == g) {
@@ -193,9 +223,9 @@ fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) 
         let curve = |ideal: bool| -> Vec<(f64, f64)> {
             all.iter()
                 .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
-                .filter_map(|(_, o)| {
+                .filter_map(|(c, o)| {
                     let m = o.method(&label)?;
-                    Some((m.output()?.scalar("max_error_v")?, m.timing()?.cpu_s))
+                    Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
                 })
                 .collect()
         };
@@ -251,9 +281,9 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         let mut pts: Vec<(f64, f64)> = all
             .iter()
             .filter(|(c, _)| matches!(c.joint, Joint::Ideal))
-            .filter_map(|(_, o)| {
+            .filter_map(|(c, o)| {
                 let m = o.method(&label)?;
-                Some((m.output()?.scalar("max_error_v")?, m.timing()?.cpu_s))
+                Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
             })
             .collect();
         if pts.is_empty() {
