@@ -215,3 +215,72 @@ error_window = 1.0e-5
         );
     }
 }
+
+/// Like for like: a penalty method's accuracy is measured against the
+/// converged run of its own model, the model gap against the NCP one
+/// separately. A soft penalty (k_p = 1e6) run at the reference's own
+/// tolerance has a discretisation error far below its model gap, and its
+/// error against the NCP reference is the model gap (discretisation error
+/// aside).
+#[test]
+fn penalty_errors_are_measured_against_their_own_model() {
+    let spec = r#"
+[[study]]
+name = "spring"
+kind = "valve-spring"
+[study.spring]
+wire_diameter = 4.0e-3
+mean_diameter = 24.0e-3
+active_coils = 4.5
+end_coils = 2
+shear_modulus = 81.5e9
+density = 7850.0
+masses_per_coil = 4
+[study.cam]
+lift = 8.0e-3
+rise_angle = 60.0
+cam_speed = 40.0
+[study.integrator]
+method = "penalty-bdf"
+penalty_stiffness = 1.0e6
+dt = 1.0e-6
+tolerance = 1.0e-7
+t_end = 6.0e-3
+output_interval = 2.5e-5
+[study.reference]
+dt = 1.0e-6
+penalty_tolerance = 1.0e-7
+"#;
+    let (dir, out) = run_spec(spec);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+    let summary =
+        std::fs::read_to_string(dir.path().join("out/spring/summary.csv")).expect("summary");
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let row: Vec<&str> = lines.next().expect("row").split(',').collect();
+    let value = |name: &str| -> f64 {
+        let i = header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        row[i].parse().expect("number")
+    };
+    let (own, gap, vs_ncp) = (
+        value("max_error_seat_force"),
+        value("model_gap_seat_force"),
+        value("error_vs_ncp_seat_force"),
+    );
+    // (The two runs differ only in their first step: 1e-6 against 1e-7 s.)
+    assert!(own < 1e-3 * gap, "own {own} gap {gap}");
+    assert!(gap > 1.0, "a soft penalty is far from the NCP model: {gap}");
+    assert!(
+        (vs_ncp - gap).abs() <= own + 1e-9 * gap,
+        "{vs_ncp} {gap} {own}"
+    );
+    assert!(
+        dir.path()
+            .join("out/spring/spring.reference-penalty-bdf.csv")
+            .exists(),
+        "the penalty reference table is written"
+    );
+}

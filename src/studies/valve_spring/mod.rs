@@ -19,7 +19,7 @@ use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
     Scalar, Study, StudySummary,
 };
-use crate::integrators::bdf_contact::Stepping;
+use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
 use spec::CaseConfig;
 
@@ -30,6 +30,12 @@ pub struct ValveSpringStudy {
 }
 
 /// Builds the study from its spec (validating every case).
+/// The name of a penalty method's converged-reference table
+/// (`<case>.reference-<label>.csv`).
+pub fn penalty_reference_name(label: &str) -> String {
+    format!("reference-{label}")
+}
+
 pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
     let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
     Ok(ValveSpringStudy { cases, sweep_keys })
@@ -102,6 +108,8 @@ impl Study for ValveSpringStudy {
                 "energy_loss",
                 "mean_newton",
                 "max_error_seat_force",
+                "error_vs_ncp_seat_force",
+                "model_gap_seat_force",
                 "pointwise_error_seat_force",
             ]),
             case_scalars: strings(&[
@@ -157,7 +165,7 @@ impl Study for ValveSpringStudy {
         Measures {
             error: Some((
                 "max_error_seat_force".into(),
-                "seat-force error: max over windows of |mean - reference mean| [N]".into(),
+                "seat-force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]".into(),
             )),
             cost_keys,
             step_keys: vec!["integrator.dt".into()],
@@ -191,6 +199,19 @@ impl Study for ValveSpringStudy {
                 doc: format!("fine reference: NCP-BDF2 at dt = {dt:e} s"),
                 table: run::reference(cfg, dt).map_err(fail)?,
             });
+            // Each penalty method's own converged answer (issue of like
+            // for like: its discretisation error is measured against its
+            // own model, the model gap against the NCP reference).
+            let tol = cfg.reference_penalty_tolerance;
+            for m in &cfg.methods {
+                if let ContactModel::Penalty { stiffness, damping } = m.contact {
+                    tables.push(CaseTable {
+                        what: penalty_reference_name(&m.label),
+                        doc: format!("converged reference of {}: the same penalty model (k_p = {stiffness:e} N/m, c_p = {damping:.4e} N s/m) by adaptive BDF2 at tolerance {tol:e}", m.label),
+                        table: run::penalty_reference(cfg, m.contact, tol).map_err(fail)?,
+                    });
+                }
+            }
         }
         Ok(ReferenceOutput {
             tables,
@@ -219,32 +240,60 @@ impl Study for ValveSpringStudy {
         methods: &mut [MethodResult],
     ) -> Result<Vec<Scalar>, SolverError> {
         let cfg = &self.cases[case];
-        if let Some(r) = reference.and_then(|r| r.tables.iter().find(|t| t.what == "reference")) {
-            for m in methods.iter_mut() {
+        let table = |what: &str| {
+            reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
+        };
+        let w = (cfg.error_window / cfg.output_interval).round() as usize;
+        let window = cfg.error_window;
+        if let Some(ncp) = table("reference") {
+            for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
-                let d = curve_difference(&run.output.series, &r.table, "seat_force", None)
-                    .map_err(|message| SolverError::Other {
+                let penalty = matches!(config.contact, ContactModel::Penalty { .. });
+                let own_name = penalty_reference_name(&label);
+                let (own, own_doc) = if penalty {
+                    match table(&own_name) {
+                        Some(t) => (t, "its own converged penalty reference"),
+                        None => continue,
+                    }
+                } else {
+                    (ncp, "the fine NCP reference")
+                };
+                let d = curve_difference(&run.output.series, own, "seat_force", None).map_err(
+                    |message| SolverError::Other {
                         method: label.clone(),
                         message: format!("comparing with the reference: {message}"),
-                    })?;
+                    },
+                )?;
                 run.output.scalars.push(Scalar::new(
                     "pointwise_error_seat_force",
                     d.max_abs,
-                    "max |seat force - fine NCP reference| over the output intervals' means [N]",
+                    format!("max |seat force - {own_doc}| over the output intervals' means [N]"),
                 ));
-                let (Some(a), Some(b)) = (
+                let (Some(a), Some(b), Some(n)) = (
                     run.output.series.values("seat_force"),
-                    r.table.values("seat_force"),
+                    own.values("seat_force"),
+                    ncp.values("seat_force"),
                 ) else {
                     continue;
                 };
-                let w = (cfg.error_window / cfg.output_interval).round() as usize;
                 run.output.scalars.push(Scalar::new(
                     "max_error_seat_force",
                     run::window_error(a, b, w),
-                    format!("max over windows of {} s of |mean seat force - mean of the fine NCP reference| [N]", cfg.error_window),
+                    format!("discretisation error: max over windows of {window} s of |mean seat force - mean of {own_doc}| (the same model) [N]"),
                 ));
+                run.output.scalars.push(Scalar::new(
+                    "error_vs_ncp_seat_force",
+                    run::window_error(a, n, w),
+                    format!("max over windows of {window} s of |mean seat force - mean of the fine NCP reference| (discretisation error and model gap) [N]"),
+                ));
+                if penalty {
+                    run.output.scalars.push(Scalar::new(
+                        "model_gap_seat_force",
+                        run::window_error(b, n, w),
+                        format!("model gap: max over windows of {window} s of |mean of the converged penalty reference - mean of the fine NCP reference| [N]"),
+                    ));
+                }
             }
         }
         let sp = &cfg.spring;

@@ -233,13 +233,42 @@ pub fn output_times(cfg: &CaseConfig) -> Vec<f64> {
 /// The reference: NCP-BDF2 at the fine step, seat force at the output
 /// times.
 pub fn reference(cfg: &CaseConfig, dt: f64) -> Result<Table, String> {
-    let (trace, _) = integrate(
+    converged(
         cfg,
         ContactModel::Ncp {
             c: cfg.spring.segment_stiffness,
         },
         Stepping::Fixed { dt, order: 2 },
-    )?;
+        "the fine NCP-BDF2 run",
+    )
+}
+
+/// A penalty method's own converged reference: the same penalty model by
+/// adaptive BDF2 at `tolerance` (first step 1e-7 s), seat force at the
+/// output times.
+pub fn penalty_reference(
+    cfg: &CaseConfig,
+    contact: ContactModel,
+    tolerance: f64,
+) -> Result<Table, String> {
+    converged(
+        cfg,
+        contact,
+        Stepping::Adaptive {
+            tolerance,
+            first_step: 1e-7,
+        },
+        "the converged penalty run",
+    )
+}
+
+fn converged(
+    cfg: &CaseConfig,
+    contact: ContactModel,
+    stepping: Stepping,
+    what: &str,
+) -> Result<Table, String> {
+    let (trace, _) = integrate(cfg, contact, stepping)?;
     let at = output_times(cfg);
     let seat = interval_means(&trace.t, &trace.seat, &at);
     let angle: Vec<f64> = at.iter().map(|&t| cfg.cam.angle(t).to_degrees()).collect();
@@ -248,7 +277,7 @@ pub fn reference(cfg: &CaseConfig, dt: f64) -> Result<Table, String> {
         .with("cam_angle", "cam angle [deg]", angle)
         .with(
             "seat_force",
-            "seat force of the fine NCP-BDF2 run, mean over the output interval ending here [N]",
+            format!("seat force of {what}, mean over the output interval ending here [N]"),
             seat,
         ))
 }
