@@ -668,7 +668,7 @@ fn extreme_magnitudes_end_with_a_message_instead_of_hanging() {
     let cases = [
         (
             two_dof.replace("amplitude = [0.0, 1.0]", "amplitude = [0.0, 1e308]"),
-            "non-finite",
+            "a coefficient or forcing amplitude is too large",
         ),
         (
             // Refused at load since (exit 2, below); accepted on purpose

@@ -283,7 +283,7 @@ impl Regime {
         let generator = prepared.generator(active);
         crate::guard::bounded_for_expm("the regime generator", &generator).map_err(|e| {
             invalid(format!(
-                "{e}: a coefficient or forcing amplitude is too large"
+                "{e}: a coefficient or forcing amplitude is too large (check the magnitudes of the mass, damping, stiffness, gap stiffness and forcing)"
             ))
         })?;
         let generator_sq = &generator * &generator;

@@ -323,6 +323,10 @@ fn semidefinite(ctx: &Ctx, key: &str, a: &[Vec<f64>]) -> Result<(), InputError> 
     if !sym.iter().all(|v| v.is_finite()) {
         return Err(ctx.err(key, "a matrix", "finite entries whose sums do not overflow"));
     }
+    // The test is scale-invariant: scaled to entries of at most 1, the
+    // eigen-solver sees no magnitude it cannot handle (crate::guard).
+    let scale = if sym.amax() > 0.0 { sym.amax() } else { 1.0 };
+    let sym = sym / scale;
     let Ok(eig) = crate::guard::symmetric_eigenvalues(key, sym) else {
         return Err(ctx.err(
             key,
@@ -345,7 +349,7 @@ fn semidefinite(ctx: &Ctx, key: &str, a: &[Vec<f64>]) -> Result<(), InputError> 
     if low < -1e-12 * top {
         return Err(ctx.err(
             key,
-            format!("a matrix whose symmetric part has the eigenvalue {low:e}"),
+            format!("a matrix whose symmetric part has the eigenvalue {:e}", low * scale),
             "a positive semidefinite matrix (symmetric part); set system.allow_indefinite = true to integrate a growing system on purpose",
         ));
     }
