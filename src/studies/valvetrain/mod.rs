@@ -114,6 +114,8 @@ impl Study for ValvetrainStudy {
                 "min_cam_force_below_jump",
                 "open_at_end_below_jump",
                 "speeds_below_jump",
+                "speeds_above_jump",
+                "top_speed_over_liftoff",
             ]),
             method_scalars: strings(&[
                 "steps",
