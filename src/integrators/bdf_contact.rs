@@ -44,6 +44,30 @@
 //! one state of history) keep its step size, without error control.
 //! `BdfStats::restarts` counts them.
 //!
+//! Redundant contacts (NCP): closed contacts whose gradients are linearly
+//! dependent make the Newton matrix singular (the block rows c G_active
+//! are dependent, and the contact forces along the dependence are
+//! statically indeterminate: G^T lambda, and with it the motion, is
+//! unique, lambda is not). A valve spring at coil bind is the case: the
+//! pairs (i, i + M) of the lumped helix form M parallel columns from the
+//! seat to the retainer, and once two of them are closed end to end the
+//! spring is a solid stack with forces shared in any proportion. A solve
+//! that meets a zero pivot is done again, and so is the rest of the step,
+//! with the closed rows' diagonal d Phi / d lambda = 0 replaced by delta
+//! times the diagonal of the Schur complement G A^-1 G^T (A by its
+//! diagonal; delta = [`REDUNDANT_COMPLIANCE`] = 1e-8): the Newton matrix of
+//! contacts with a small compliance in series, whose Schur complement
+//! G A^-1 G^T + delta diag(G A^-1 G^T) is definite (a Levenberg-Marquardt
+//! regularization that picks, among the indeterminate forces, the
+//! increment without a component along the dependence). Scaled on the
+//! Schur complement, not on 1 / c, it stays small against it at every
+//! step size (M / gamma^2 grows without bound as the step shrinks). The
+//! residual stays the exact Signorini one, so a converged step satisfies
+//! the same tolerance as any other; the regularized matrix makes Newton
+//! linear with a rate of about delta times the Schur complement's
+//! condition on the closed rows, a few extra iterations. Steps that never meet a zero pivot are untouched (bit for
+//! bit). `BdfStats::regularized` counts the steps.
+//!
 //! Error control (adaptive runs): the local error of order k is estimated
 //! by the difference between the corrector and the predictor (the
 //! polynomial through the last k + 1 states extrapolated),
@@ -70,6 +94,12 @@ use crate::sparse::lu::SparseLu;
 
 /// Largest ratio of one accepted step to the previous one (adaptive runs).
 pub const MAX_STEP_GROWTH: f64 = 2.0;
+
+/// delta: the compliance the Newton matrix gives a closed contact when the
+/// closed contacts' gradients are linearly dependent, relative to the
+/// diagonal of the Schur complement G A^-1 G^T (module doc, redundant
+/// contacts).
+pub const REDUNDANT_COMPLIANCE: f64 = 1e-8;
 
 /// How the contacts are modelled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -125,6 +155,9 @@ pub struct BdfStats {
     /// Restarts at order 1 after a contact closed (NCP; see the module
     /// doc's impact law).
     pub restarts: usize,
+    /// Steps whose Newton matrix was singular (NCP: closed contacts with
+    /// linearly dependent gradients) and was regularized (module doc).
+    pub regularized: usize,
 }
 
 /// One accepted state.
@@ -157,7 +190,7 @@ pub struct BdfContact<'a> {
     pub stats: BdfStats,
     scratch: Vec<f64>,
     /// (gamma bits, contact state) of the current factors.
-    factored: Option<(u64, Vec<bool>)>,
+    factored: Option<(u64, Vec<bool>, bool)>,
 }
 
 /// Why a run stopped.
@@ -323,6 +356,10 @@ impl<'a> BdfContact<'a> {
         let mut residual = f64::INFINITY;
         let pairs = sys.gaps.len();
         let mut active = vec![false; pairs];
+        // The closed contacts' gradients were found linearly dependent
+        // (module doc, redundant contacts): the Newton matrix of this step
+        // carries the compliance REDUNDANT_COMPLIANCE on its closed rows.
+        let mut regularized = false;
         for it in 0..self.max_newton {
             let v: Vec<f64> = (0..n).map(|k| (q[k] - psi_q[k]) / gamma).collect();
             sys.linear_forces(&q, &v, &mut linear);
@@ -378,60 +415,88 @@ impl<'a> BdfContact<'a> {
                     lambda,
                 });
             }
-            // The Newton matrix depends only on gamma and the contact
-            // state: factored again only when one of them changed.
-            let key = (gamma.to_bits(), active.clone());
-            if self.factored.as_ref() != Some(&key) {
-                let vals = self.lu.values_mut();
-                vals.iter_mut().for_each(|x| *x = 0.0);
-                for &(slot, mass, damping, stiffness) in &self.a_slots {
-                    vals[slot] = mass / (gamma * gamma) + damping / gamma + stiffness;
-                }
-                match self.contact {
-                    ContactModel::Penalty { stiffness, damping } => {
-                        let w = stiffness + damping / gamma;
-                        for (p, row) in sys.gaps.iter().enumerate() {
-                            if !active[p] {
-                                continue;
-                            }
-                            for &(x, sx) in &row.coeffs {
-                                for &(y, sy) in &row.coeffs {
-                                    let pos = self.lu.position(x, y).expect("pattern");
-                                    self.lu.values_mut()[pos] += w * sx * sy;
+            // The Newton matrix depends only on gamma, the contact state
+            // and the regularization: factored again only when one of them
+            // changed.
+            let delta = loop {
+                let key = (gamma.to_bits(), active.clone(), regularized);
+                if self.factored.as_ref() != Some(&key) {
+                    let vals = self.lu.values_mut();
+                    vals.iter_mut().for_each(|x| *x = 0.0);
+                    for &(slot, mass, damping, stiffness) in &self.a_slots {
+                        vals[slot] = mass / (gamma * gamma) + damping / gamma + stiffness;
+                    }
+                    match self.contact {
+                        ContactModel::Penalty { stiffness, damping } => {
+                            let w = stiffness + damping / gamma;
+                            for (p, row) in sys.gaps.iter().enumerate() {
+                                if !active[p] {
+                                    continue;
+                                }
+                                for &(x, sx) in &row.coeffs {
+                                    for &(y, sy) in &row.coeffs {
+                                        let pos = self.lu.position(x, y).expect("pattern");
+                                        self.lu.values_mut()[pos] += w * sx * sy;
+                                    }
                                 }
                             }
                         }
-                    }
-                    ContactModel::Ncp { c } => {
-                        for (p, row) in sys.gaps.iter().enumerate() {
-                            let r = n + p;
-                            for &(x, sx) in &row.coeffs {
-                                // d R_x / d lambda_p = -G_px.
-                                let pos = self.lu.position(x, r).expect("pattern");
-                                self.lu.values_mut()[pos] = -sx;
-                                if active[p] {
-                                    // d Phi_p / d q_x = c G_px, scaled by ks / c.
-                                    let pos = self.lu.position(r, x).expect("pattern");
-                                    self.lu.values_mut()[pos] = sx * ks;
+                        ContactModel::Ncp { c } => {
+                            for (p, row) in sys.gaps.iter().enumerate() {
+                                let r = n + p;
+                                for &(x, sx) in &row.coeffs {
+                                    // d R_x / d lambda_p = -G_px.
+                                    let pos = self.lu.position(x, r).expect("pattern");
+                                    self.lu.values_mut()[pos] = -sx;
+                                    if active[p] {
+                                        // d Phi_p / d q_x = c G_px, scaled by ks / c.
+                                        let pos = self.lu.position(r, x).expect("pattern");
+                                        self.lu.values_mut()[pos] = sx * ks;
+                                    }
                                 }
-                            }
-                            if !active[p] {
                                 let pos = self.lu.position(r, r).expect("pattern");
-                                self.lu.values_mut()[pos] = ks / c;
+                                if !active[p] {
+                                    self.lu.values_mut()[pos] = ks / c;
+                                } else if regularized {
+                                    // delta times the diagonal of the
+                                    // Schur complement k_s G A^-1 G^T,
+                                    // with A by its diagonal.
+                                    let schur: f64 = row
+                                        .coeffs
+                                        .iter()
+                                        .map(|&(x, sx)| {
+                                            let key = (x, x);
+                                            let a = sys.mass[x] / (gamma * gamma)
+                                                + sys.damping.get(&key).unwrap_or(&0.0) / gamma
+                                                + sys.stiffness.get(&key).unwrap_or(&0.0);
+                                            sx * sx / a
+                                        })
+                                        .sum();
+                                    self.lu.values_mut()[pos] = REDUNDANT_COMPLIANCE * ks * schur;
+                                }
                             }
                         }
                     }
+                    self.stats.factorizations += 1;
+                    self.lu
+                        .factorize()
+                        .map_err(|e| (residual, format!("factorization: {e}")))?;
+                    self.factored = Some(key);
                 }
-                self.stats.factorizations += 1;
-                self.lu
-                    .factorize()
-                    .map_err(|e| (residual, format!("factorization: {e}")))?;
-                self.factored = Some(key);
-            }
-            let mut delta: Vec<f64> = self.scratch.iter().map(|x| -x).collect();
-            self.lu
-                .solve_in_place(&mut delta)
-                .map_err(|e| (residual, format!("solve: {e}")))?;
+                let mut delta: Vec<f64> = self.scratch.iter().map(|x| -x).collect();
+                if let Err(e) = self.lu.solve_in_place(&mut delta) {
+                    // A zero pivot with NCP contact: the closed contacts'
+                    // gradients are linearly dependent (module doc); the
+                    // same iteration again with the regularized matrix.
+                    if regularized || !matches!(self.contact, ContactModel::Ncp { .. }) {
+                        return Err((residual, format!("solve: {e}")));
+                    }
+                    regularized = true;
+                    self.stats.regularized += 1;
+                    continue;
+                }
+                break delta;
+            };
             for k in 0..n {
                 q[k] += delta[k];
             }
@@ -769,6 +834,57 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Redundant contacts: the falling mass lands on two stops at the same
+    /// height (two contact rows with the same gradient, closed together:
+    /// the Newton matrix is singular, and the run stopped at the impact).
+    /// The regularized Newton lands it, and it rests with the two forces
+    /// carrying the load together, each >= 0, at both orders and adaptive.
+    #[test]
+    fn redundant_contacts_are_solved_by_the_regularized_newton() {
+        let mut sys = falling_mass();
+        let stop = sys.gaps[0].clone();
+        sys.gaps.push(stop);
+        for stepping in [
+            Stepping::Fixed { dt: 1e-3, order: 1 },
+            Stepping::Fixed { dt: 1e-3, order: 2 },
+            Stepping::Adaptive {
+                tolerance: 1e-6,
+                first_step: 1e-6,
+            },
+        ] {
+            let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("bdf");
+            let start = BdfState {
+                t: 0.0,
+                q: vec![0.0],
+                v: vec![0.0],
+                lambda: vec![0.0, 0.0],
+            };
+            let mut last = start.clone();
+            bdf.integrate(start, 0.1, stepping, 1_000_000, &mut |s| last = s.clone())
+                .expect("integrates through the redundant impact");
+            assert!(bdf.stats.regularized >= 1, "{stepping:?}: regularized");
+            // The Newton tolerance in force is 1e-10 k_s L = 1e-9 N, in gap
+            // 1e-10 L = 1e-12 m.
+            assert!(
+                (last.q[0] + 0.01).abs() < 1e-11,
+                "{stepping:?}: {}",
+                last.q[0]
+            );
+            assert!(
+                last.v[0].abs() < 1e-6,
+                "{stepping:?}: at rest {}",
+                last.v[0]
+            );
+            let total = last.lambda[0] + last.lambda[1];
+            assert!((total - 10.0).abs() < 1e-6, "{stepping:?}: carries {total}");
+            assert!(
+                last.lambda.iter().all(|&l| l >= -1e-9),
+                "{stepping:?}: {:?}",
+                last.lambda
+            );
         }
     }
 

@@ -41,7 +41,7 @@ pub fn build(spec: &StudySpec) -> Result<ValvetrainStudy, InputError> {
     Ok(ValvetrainStudy { cases, sweep_keys })
 }
 
-const COUNTER_DOCS: [(&str, &str); 6] = [
+const COUNTER_DOCS: [(&str, &str); 7] = [
     ("steps", "accepted BDF steps at the case's speed [-]"),
     (
         "rejected_steps",
@@ -59,6 +59,10 @@ const COUNTER_DOCS: [(&str, &str); 6] = [
     (
         "restarts",
         "order-1 restarts after a contact closed (NCP: the plastic impact law; 0 for penalty) [-]",
+    ),
+    (
+        "regularized",
+        "steps whose Newton matrix was singular (NCP: closed contacts with dependent gradients, the spring at coil bind) and was regularized [-]",
     ),
 ];
 
@@ -110,6 +114,8 @@ impl Study for ValvetrainStudy {
                 "min_cam_force_below_jump",
                 "open_at_end_below_jump",
                 "speeds_below_jump",
+                "speeds_above_jump",
+                "top_speed_over_liftoff",
             ]),
             method_scalars: strings(&[
                 "steps",

@@ -538,6 +538,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             ("factorizations".into(), stats.factorizations as f64),
             ("max_newton".into(), stats.max_newton as f64),
             ("restarts".into(), stats.restarts as f64),
+            ("regularized".into(), stats.regularized as f64),
         ],
         stats: Vec::new(),
     })

@@ -56,11 +56,17 @@ fn below_jump(summary: &mut StudySummary, labels: &[String], speeds: &[f64], cas
         let mut min_force = f64::INFINITY;
         let mut open = 0.0;
         let mut first_liftoff = f64::NAN;
+        let mut above = 0.0;
+        let mut top = f64::NAN;
         for (o, &speed) in cases.iter().zip(speeds) {
             let Some(liftoff) = scalar(o, label, "liftoff") else {
                 continue;
             };
+            if top.is_nan() || speed > top {
+                top = speed;
+            }
             if liftoff > 0.5 {
+                above += 1.0;
                 if first_liftoff.is_nan() || speed < first_liftoff {
                     first_liftoff = speed;
                 }
@@ -87,6 +93,16 @@ fn below_jump(summary: &mut StudySummary, labels: &[String], speeds: &[f64], cas
             "liftoff_speed_min",
             first_liftoff,
             "lowest case speed with lift-off (NaN: none) [rev/s]",
+        ));
+        summary.scalars.push(add(
+            "speeds_above_jump",
+            above,
+            "cases whose follower left the cam [-]",
+        ));
+        summary.scalars.push(add(
+            "top_speed_over_liftoff",
+            top / first_liftoff,
+            "highest case speed the method ran at, over liftoff_speed_min (at least its top speed over its jump speed, which lies at or below liftoff_speed_min; NaN: no lift-off) [-]",
         ));
         if count > 0.0 {
             summary.scalars.push(add("max_tracking_error_below_jump", tracking, "largest |x_f - (h - lash)| while the cam pushes, over the cases without lift-off [m]"));
