@@ -278,6 +278,38 @@ pub fn reference(cfg: &CaseConfig, dt: f64) -> Result<Table, String> {
         ))
 }
 
+/// A penalty method's own converged reference: the same model (its spring
+/// model, its penalty contact) by adaptive BDF2 at `tolerance` (first step
+/// 1e-7 s); spring-seat force means on the output intervals.
+pub fn penalty_reference(
+    cfg: &CaseConfig,
+    m: &MethodConfig,
+    tolerance: f64,
+) -> Result<Table, String> {
+    let vt = cfg.train(m.model, cfg.cam.cam_speed)?;
+    let t_end = cfg.revolutions as f64 * cfg.period();
+    let (trace, _) = simulate(
+        &vt,
+        m.contact,
+        Stepping::Adaptive {
+            tolerance,
+            first_step: 1e-7,
+        },
+        t_end,
+        cfg.max_steps,
+    )?;
+    let at = output_times(cfg);
+    let angle = angles(cfg, &at);
+    Ok(Table::new()
+        .with("t", "time [s]", at.clone())
+        .with("cam_angle", "cam angle within the last revolution [deg]", angle)
+        .with(
+            "spring_seat_force",
+            "spring-seat force of the converged penalty run, mean over the output interval ending here [N]",
+            interval_means(&trace.t, &trace.spring_seat, &at),
+        ))
+}
+
 /// The jump speed of method `m` by bisection: (low, high, evaluations,
 /// steps over all evaluations); `low` keeps the follower on the cam,
 /// `high` lifts it off.

@@ -93,6 +93,7 @@ struct JumpToml {
 struct ReferenceToml {
     method: Option<String>,
     dt: Option<f64>,
+    penalty_tolerance: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -163,6 +164,9 @@ pub struct CaseConfig {
     /// Step of the fine NCP reference (multi-mass with coil contact), if
     /// any.
     pub reference_dt: Option<f64>,
+    /// The tolerance of each penalty method's own converged reference
+    /// (adaptive BDF2 on the same penalty model, the method's spring model).
+    pub reference_penalty_tolerance: f64,
     /// The spring-seat force error is measured on means over windows this
     /// long [s].
     pub error_window: f64,
@@ -365,6 +369,11 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             }
         }
     }
+    let reference_penalty_tolerance = ctx.tolerance(
+        "reference.penalty_tolerance",
+        raw.reference.penalty_tolerance,
+        1e-8,
+    )?;
     let reference_dt = match raw.reference.method.as_deref().unwrap_or("none") {
         "ncp-fine" => {
             let dt = match raw.reference.dt {
@@ -430,6 +439,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         max_steps,
         jump,
         reference_dt,
+        reference_penalty_tolerance,
         error_window,
     })
 }
