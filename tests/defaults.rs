@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 use contact_harness::harness::runner;
 
+mod common;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -224,23 +226,7 @@ fn every_key_removed_from_every_example_spec_loads_or_names_itself() {
 fn defaults_fit_steps_and_speeds_the_examples_do_not_use() {
     let dir = scratch();
     let at = repo().join("experiments/x.toml");
-    let stick_slip = r#"
-[[study]]
-name = "belt"
-kind = "stick-slip"
-[study.system]
-mass = 1.0
-stiffness = 20.0
-belt_speed = 0.1
-normal_force = 9.81
-[study.friction]
-law = "coulomb"
-static = 0.15
-kinetic = 0.10
-[study.integrator]
-dt = 1.7e-3
-t_end = 3.0
-"#;
+    let stick_slip = common::STICK_SLIP_SPEC.replace("dt = 1.0e-3", "dt = 1.7e-3");
     let spring = r#"
 [[study]]
 name = "spring"
@@ -292,7 +278,7 @@ samples_per_revolution = 100
     // window; valvetrain: one output interval (1 ms at 10 rev/s and 100
     // samples) is longer than the 0.5 ms window.
     for (what, text) in [
-        ("stick-slip", stick_slip),
+        ("stick-slip", stick_slip.as_str()),
         ("valve-spring", spring),
         ("valvetrain", train),
     ] {

@@ -426,16 +426,7 @@ impl StaticProblem {
     fn new(sp: &Spring) -> Result<Self, String> {
         let n = sp.dofs();
         let m = sp.pairs.len();
-        let ks = sp.segment_stiffness;
-        let k = DMatrix::from_fn(n, n, |i, j| {
-            if i == j {
-                2.0 * ks
-            } else if i.abs_diff(j) == 1 {
-                -ks
-            } else {
-                0.0
-            }
-        });
+        let k = chain_matrix(n, sp.segment_stiffness);
         let chol = k
             .cholesky()
             .ok_or("the chain's stiffness is not positive definite")?;
@@ -519,21 +510,25 @@ pub fn static_curve(sp: &Spring, max_deflection: f64, points: usize) -> Result<T
         ))
 }
 
+/// The n x n chain matrix tridiag(-k, 2 k, -k): the stiffness of n lumps
+/// between fixed ends joined by springs k.
+fn chain_matrix(n: usize, k: f64) -> DMatrix<f64> {
+    DMatrix::from_fn(n, n, |i, j| {
+        if i == j {
+            2.0 * k
+        } else if i.abs_diff(j) == 1 {
+            -k
+        } else {
+            0.0
+        }
+    })
+}
+
 /// The chain's first natural frequency without contact, both ends fixed,
 /// from the eigenvalues of the assembled M^-1 K [Hz] (the bounded
 /// eigen-solver of [`crate::guard`]).
 pub fn first_frequency(sp: &Spring) -> Result<f64, SolverError> {
-    let n = sp.dofs();
-    let ks = sp.segment_stiffness / sp.node_mass;
-    let a = DMatrix::from_fn(n, n, |i, j| {
-        if i == j {
-            2.0 * ks
-        } else if i.abs_diff(j) == 1 {
-            -ks
-        } else {
-            0.0
-        }
-    });
+    let a = chain_matrix(sp.dofs(), sp.segment_stiffness / sp.node_mass);
     let eig = crate::guard::symmetric_eigenvalues("the spring chain's M^-1 K", a).map_err(|e| {
         SolverError::Other {
             method: "first frequency".into(),

@@ -256,26 +256,16 @@ pub fn reference(cfg: &CaseConfig, dt: f64) -> Result<Table, String> {
         SpringModel::MultiMass { coil_contact: true },
         cfg.cam.cam_speed,
     )?;
-    let t_end = cfg.revolutions as f64 * cfg.period();
-    let (trace, _) = simulate(
+    let ncp = ContactModel::Ncp {
+        c: vt.spring.segment_stiffness,
+    };
+    converged(
+        cfg,
         &vt,
-        ContactModel::Ncp {
-            c: vt.spring.segment_stiffness,
-        },
+        ncp,
         Stepping::Fixed { dt, order: 2 },
-        t_end,
-        cfg.max_steps,
-    )?;
-    let at = output_times(cfg);
-    let angle = angles(cfg, &at);
-    Ok(Table::new()
-        .with("t", "time [s]", at.clone())
-        .with("cam_angle", "cam angle within the last revolution [deg]", angle)
-        .with(
-            "spring_seat_force",
-            "spring-seat force of the fine NCP-BDF2 run, mean over the output interval ending here [N]",
-            interval_means(&trace.t, &trace.spring_seat, &at),
-        ))
+        "the fine NCP-BDF2 run",
+    )
 }
 
 /// A penalty method's own converged reference: the same model (its spring
@@ -287,25 +277,36 @@ pub fn penalty_reference(
     tolerance: f64,
 ) -> Result<Table, String> {
     let vt = cfg.train(m.model, cfg.cam.cam_speed)?;
+    let stepping = Stepping::Adaptive {
+        tolerance,
+        first_step: 1e-7,
+    };
+    converged(cfg, &vt, m.contact, stepping, "the converged penalty run")
+}
+
+/// The run of `vt` over the case's revolutions: spring-seat force means on
+/// the output intervals, described as `what`'s.
+fn converged(
+    cfg: &CaseConfig,
+    vt: &Valvetrain,
+    contact: ContactModel,
+    stepping: Stepping,
+    what: &str,
+) -> Result<Table, String> {
     let t_end = cfg.revolutions as f64 * cfg.period();
-    let (trace, _) = simulate(
-        &vt,
-        m.contact,
-        Stepping::Adaptive {
-            tolerance,
-            first_step: 1e-7,
-        },
-        t_end,
-        cfg.max_steps,
-    )?;
+    let (trace, _) = simulate(vt, contact, stepping, t_end, cfg.max_steps)?;
     let at = output_times(cfg);
     let angle = angles(cfg, &at);
     Ok(Table::new()
         .with("t", "time [s]", at.clone())
-        .with("cam_angle", "cam angle within the last revolution [deg]", angle)
+        .with(
+            "cam_angle",
+            "cam angle within the last revolution [deg]",
+            angle,
+        )
         .with(
             "spring_seat_force",
-            "spring-seat force of the converged penalty run, mean over the output interval ending here [N]",
+            format!("spring-seat force of {what}, mean over the output interval ending here [N]"),
             interval_means(&trace.t, &trace.spring_seat, &at),
         ))
 }
