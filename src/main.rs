@@ -92,10 +92,10 @@ fn run(args: RunArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     // The reproduce command names the profile this binary was built with.
-    let cargo = if cfg!(debug_assertions) {
-        "cargo run --"
-    } else {
+    let cargo = if env!("CONTACT_HARNESS_CARGO_PROFILE") == "release" {
         "cargo run --release --"
+    } else {
+        "cargo run --"
     };
     let command = std::iter::once(cargo.to_string())
         .chain(std::env::args().skip(1))

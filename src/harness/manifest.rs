@@ -61,7 +61,9 @@ pub fn collect(command: &str, spec_file: &str, spec: serde_json::Value) -> Manif
     }
 }
 
-/// `debug` when debug assertions are on (the dev profile), else `release`.
+/// `debug` when debug assertions are on, else `release` (the dev profile of
+/// Cargo.toml has none since the timings it publishes must be an optimised
+/// build's).
 pub fn profile() -> &'static str {
     if cfg!(debug_assertions) {
         "debug"

@@ -536,7 +536,7 @@ pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
         suite,
         studies,
         manifest,
-        record_history: options.only.is_empty(),
+        record_history: options.only.is_empty() && !debug_build(),
     };
     crate::harness::results::write_run(&options.out, &run)?;
     let history_path = options.out.join("history").join("history.csv");
@@ -547,6 +547,19 @@ pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
     };
     crate::harness::report::write_report(&options.report, &run, &history)?;
     Ok(run)
+}
+
+/// Whether this build has debug assertions: its timings are not an
+/// optimised build's, so a full run of it does not append to the history
+/// (it says so on stderr and in the report).
+fn debug_build() -> bool {
+    let debug = cfg!(debug_assertions);
+    if debug {
+        eprintln!(
+            "note: not appended to the history: this build has debug assertions (the dev profile of Cargo.toml and --release have none)"
+        );
+    }
+    debug
 }
 
 fn spec_to_json(p: &PlannedStudy) -> serde_json::Value {

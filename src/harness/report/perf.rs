@@ -422,6 +422,8 @@ pub fn section(
     let commits = history.commits();
     let recorded = if run.record_history {
         "This run was appended to the history."
+    } else if cfg!(debug_assertions) {
+        "This run was not appended to the history: this build has debug assertions, whose timings are not those of an optimised build (the dev profile of Cargo.toml and --release have none)."
     } else {
         "This run was not appended to the history (a partial run, e.g. with --only, is not recorded)."
     };
