@@ -6,9 +6,11 @@
 //! two joint formulations at equal accuracy; a peer tool at equal accuracy.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::outcome::SpeedupRow;
+use crate::harness::outcome::{SpeedupRange, SpeedupRow};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::{equal_accuracy_speedups, orders, unresolved};
+use crate::harness::sweep::{
+    Converged, converged_range, converged_speedups, equal_accuracy_speedups, orders, unresolved,
+};
 use crate::harness::timing::median;
 use crate::models::slider_crank::Drive;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
@@ -271,6 +273,19 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         return;
     };
     let peer_curve: Vec<(f64, f64)> = err.iter().copied().zip(cpu.iter().copied()).collect();
+    // The peer's converged range over its step `h` (when the file has it),
+    // with its order measured over its finest levels.
+    let peer_range: Result<Converged, String> = match table.values("h") {
+        Some(h) => {
+            let pts: Vec<(f64, f64)> = h.iter().copied().zip(err.iter().copied()).collect();
+            converged_range(&pts, Some(true), None)
+        }
+        None => Err("the peer's file has no step column `h`".into()),
+    };
+    let describe = |r: &Result<Converged, String>| match r {
+        Ok(c) => format!("converged over max_error_v {}", c.describe()),
+        Err(why) => format!("no converged range: {why}"),
+    };
     let mut series = vec![Series::new(
         format!("{name} (peer, same machine)"),
         cpu,
@@ -278,27 +293,70 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         Style::LineMarkers,
     )];
     for label in method_labels(all) {
-        let mut pts: Vec<(f64, f64)> = all
+        // (cost value, error, cpu): dt, or the tolerance of dopri5.
+        let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
             .filter(|(c, _)| matches!(c.joint, Joint::Ideal))
             .filter_map(|(c, o)| {
                 let m = o.method(&label)?;
-                Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
+                let plan = c.methods.iter().find(|p| p.label == label)?;
+                let value = if plan.integrator == Integrator::Dopri5 {
+                    c.tolerance
+                } else {
+                    c.dt
+                };
+                Some((value, resolved_error(c, o, &label)?, m.timing()?.cpu_s))
             })
             .collect();
         if pts.is_empty() {
             continue;
         }
-        pts.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let (e, c): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
+        pts.sort_by(|a, b| b.2.total_cmp(&a.2));
+        let e: Vec<f64> = pts.iter().map(|p| p.1).collect();
+        let c: Vec<f64> = pts.iter().map(|p| p.2).collect();
         series.push(Series::new(label.clone(), &c, &e, Style::LineMarkers));
-        let at = equal_accuracy_speedups(&peer_curve, &pts);
-        if at.is_empty() {
-            summary.notes.push(format!(
-                "{label} and {name} reach no common slider-velocity error."
-            ));
-            continue;
-        }
+        let method_range = converged_range(
+            &pts.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
+            Some(true),
+            None,
+        );
+        let detail = format!(
+            "{label}: {}; {name} over h: {}",
+            describe(&method_range),
+            describe(&peer_range)
+        );
+        let mut range = SpeedupRange {
+            method: label.clone(),
+            baseline: name.clone(),
+            group: String::new(),
+            method_range: method_range.as_ref().ok().map(|r| (r.lo, r.hi)),
+            baseline_range: peer_range.as_ref().ok().map(|r| (r.lo, r.hi)),
+            common: None,
+            detail: detail.clone(),
+        };
+        let method_curve: Vec<(f64, f64)> = pts.iter().map(|p| (p.1, p.2)).collect();
+        let compared = match (&method_range, &peer_range) {
+            (Ok(m), Ok(p)) => converged_speedups(&peer_curve, p, &method_curve, m),
+            _ => Err("no common converged range".to_string()),
+        };
+        let ((lo, hi), at) = match compared {
+            Ok(x) => x,
+            Err(why) => {
+                let none = if equal_accuracy_speedups(&peer_curve, &method_curve).is_empty() {
+                    " (they reach no common slider-velocity error at all)"
+                } else {
+                    ""
+                };
+                summary.notes.push(format!(
+                    "{label} against {name}: no speed-up at equal slider-velocity error: {why}. {detail}{none}."
+                ));
+                range.detail = format!("{why}: {detail}");
+                summary.speedup_ranges.push(range);
+                continue;
+            }
+        };
+        range.common = Some((lo, hi));
+        summary.speedup_ranges.push(range);
         let r: Vec<f64> = at.iter().map(|p| p.1).collect();
         summary
             .speedups
@@ -310,7 +368,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
                 group: String::new(),
             }));
         summary.notes.push(format!(
-            "{label} is {:.3}x faster than {name} at equal slider-velocity error (median over {} levels from {:.3e} to {:.3e} m/s; range {:.3}x to {:.3}x; {name}'s times from its SOURCE.md run on this machine).",
+            "{label} is {:.3}x faster than {name} at equal slider-velocity error (median over {} levels from {:.3e} to {:.3e} m/s; range {:.3}x to {:.3}x; {name}'s times from its SOURCE.md run on this machine), within the common converged range {lo:.3e} to {hi:.3e} m/s: {detail}.",
             median(&r),
             r.len(),
             at[0].0,
