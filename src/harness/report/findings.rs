@@ -194,7 +194,11 @@ pub fn findings(study: &StudyResult) -> Vec<String> {
         for m in &case.methods {
             if let Some(o) = m.output() {
                 for s in &o.scalars {
-                    if s.name.starts_with("max_error") && !names.contains(&s.name.as_str()) {
+                    // Errors against a reference, and agreement with a peer
+                    // running the same scheme (named so: not accuracy).
+                    let largest =
+                        s.name.starts_with("max_error") || s.name.starts_with("max_agreement");
+                    if largest && !names.contains(&s.name.as_str()) {
                         names.push(&s.name);
                     }
                 }
