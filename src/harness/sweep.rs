@@ -521,6 +521,7 @@ pub fn analyse(
     work_precision_figure(&mut out, &lines, error_name, error_doc);
     if let Some(base) = baseline {
         speedups(&mut out, &lines, base, error_name, measures, nominal);
+        per_step_when_refused(&mut out, cases, cost, sweeps, base);
     }
     out
 }
@@ -753,6 +754,59 @@ fn speedups(
                 group: l.group.clone(),
             });
         }
+    }
+}
+
+/// For each comparison refused for want of a common converged range: the
+/// speed-up per step where both methods took the same steps in the same
+/// case (timings.csv `speedup`), stated as such in a note: that is a
+/// speed-up at identical answers only where the two solve the same discrete
+/// equations (which a check of the study must establish), never one at
+/// equal accuracy.
+fn per_step_when_refused(
+    out: &mut SweepAnalysis,
+    cases: &[CaseOutput],
+    cost: &Sweep,
+    sweeps: &[Sweep],
+    baseline: &str,
+) {
+    let refused: Vec<(String, String)> = out
+        .speedup_ranges
+        .iter()
+        .filter(|r| r.common.is_none())
+        .map(|r| (r.method.clone(), r.group.clone()))
+        .collect();
+    for (method, group) in refused {
+        let mut ratios: Vec<f64> = Vec::new();
+        for case in cases
+            .iter()
+            .filter(|c| c.coord(&cost.key).is_some() && group_of(c, cost, sweeps) == group)
+        {
+            let s = crate::harness::results::speedups(case.timings(), Some(baseline));
+            ratios.extend(
+                case.timings()
+                    .zip(s)
+                    .filter(|(t, _)| t.method == method)
+                    .filter_map(|(_, r)| r),
+            );
+        }
+        if ratios.is_empty() {
+            continue;
+        }
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let in_group = if group.is_empty() {
+            String::new()
+        } else {
+            format!(" ({group})")
+        };
+        out.notes.push(format!(
+            "{method}{in_group} per step against {baseline}, not at equal accuracy: where both took the same steps in the same case ({} cases; timings.csv `speedup`), {baseline}'s CPU time over {method}'s is {} (median; range {} to {}); a speed-up at identical answers only where the two solve the same discrete equations (see the study's checks).",
+            ratios.len(),
+            times(median(&ratios)),
+            times(lo),
+            times(hi)
+        ));
     }
 }
 
