@@ -35,9 +35,10 @@
 //!   asymptotic range when within [`ASYMPTOTIC_TOLERANCE`] (30 %) of the
 //!   reference order; the method's converged range is the error range of
 //!   the longest run of consecutive levels joined by such slopes (the finer
-//!   one on a tie). A method with one level, or with a measured reference
-//!   order below [`MIN_ORDER`] in magnitude (a floor), or with no such
-//!   slope, has no converged range. Speed-ups are computed from the runs
+//!   one on a tie). A method with one level, with fewer than [`FINEST`]
+//!   levels and no nominal order, with a measured reference order below
+//!   [`MIN_ORDER`] in magnitude (a floor), or with no such slope, has no
+//!   converged range. Speed-ups are computed from the runs
 //!   inside each method's range and reported only over the intersection of
 //!   the two ranges (`converged_min`, `converged_max` in `speedup.csv`);
 //!   when it is empty, no number is reported: the note, the findings and a
@@ -173,7 +174,10 @@ fn sig(x: f64) -> String {
 /// against log value over the [`FINEST`] finest levels (all when fewer);
 /// the longest run of consecutive levels whose pairwise slopes lie within
 /// [`ASYMPTOTIC_TOLERANCE`] x |reference| of the reference is kept (the
-/// finer run on a tie). Err says why there is none.
+/// finer run on a tie). Err says why there is none: fewer than two
+/// levels, fewer than [`FINEST`] without a nominal order (two levels give
+/// one slope, which always agrees with itself), a measured order below
+/// [`MIN_ORDER`], or no asymptotic slope.
 pub fn converged_range(
     points: &[(f64, f64)],
     finest_small: Option<bool>,
@@ -189,6 +193,11 @@ pub fn converged_range(
     if n < 2 {
         return Err(format!(
             "{n} level(s): no order of convergence can be measured"
+        ));
+    }
+    if nominal.is_none() && n < FINEST {
+        return Err(format!(
+            "{n} levels and no nominal order: a slope measured over fewer than {FINEST} levels cannot be told from a pre-asymptotic one"
         ));
     }
     let small = finest_small.unwrap_or(pts[0].1 <= pts[n - 1].1);
@@ -906,8 +915,12 @@ mod tests {
         // The finest end is a floor: no range.
         let floor = [(1e-3, 1e-6), (2e-3, 1.01e-6), (4e-3, 1.02e-6), (8e-3, 4e-3)];
         assert!(converged_range(&floor, Some(true), None).is_err());
-        // One level: no order, no range.
+        // One level: no order, no range; two: only against a nominal order.
         assert!(converged_range(&[(1e-3, 1e-3)], Some(true), None).is_err());
+        let two = [(1e-3, 1e-6), (2e-3, 4e-6)];
+        assert!(converged_range(&two, Some(true), None).is_err());
+        assert!(converged_range(&two, Some(true), Some(2.0)).is_ok());
+        assert!(converged_range(&two, Some(true), Some(4.0)).is_err());
         // A penalty-like key (the finest at the largest value).
         let kp = [(1e6, 1e-2), (1e7, 1e-3), (1e8, 1e-4)];
         let c = converged_range(&kp, None, None).unwrap();

@@ -126,11 +126,13 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
              parameter, finest level first), the reference order is the kind's nominal order when it declares one, else \
              the least-squares slope over the {} finest levels; the local order of two consecutive levels (their slope) is \
              asymptotic when within {} % of the reference order; the converged range is the error range of the longest \
-             run of consecutive levels joined by asymptotic slopes (the finer on a tie); one level, a measured reference \
-             order below {} in magnitude (a floor) or no asymptotic slope: no range.\n\n",
+             run of consecutive levels joined by asymptotic slopes (the finer on a tie); one level, fewer than {} \
+             levels without a nominal order (one slope always agrees with itself), a measured reference order below {} \
+             in magnitude (a floor) or no asymptotic slope: no range.\n\n",
             study.baseline.as_deref().map_or("none".to_string(), |b| format!("`{b}`")),
             crate::harness::sweep::FINEST,
             crate::harness::sweep::ASYMPTOTIC_TOLERANCE * 100.0,
+            crate::harness::sweep::FINEST,
             crate::harness::sweep::MIN_ORDER,
         ));
     }
