@@ -75,6 +75,29 @@ fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> 
         .then_some(e)
 }
 
+/// The nominal order of a method over its cost value (see
+/// `Integrator::nominal_order`).
+fn nominal_of(all: &[(&CaseConfig, &CaseOutput)], label: &str) -> Option<f64> {
+    all.iter()
+        .flat_map(|(c, _)| &c.methods)
+        .find(|p| p.label == label)?
+        .integrator
+        .nominal_order()
+}
+
+/// (cost value, resolved error, CPU time) of a method's run: the cost value
+/// is dt, or the tolerance of `dopri5`.
+fn method_point(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<(f64, f64, f64)> {
+    let m = o.method(label)?;
+    let plan = cfg.methods.iter().find(|p| p.label == label)?;
+    let value = if plan.integrator == Integrator::Dopri5 {
+        cfg.tolerance
+    } else {
+        cfg.dt
+    };
+    Some((value, resolved_error(cfg, o, label)?, m.timing()?.cpu_s))
+}
+
 /// The first successful method output of a case.
 fn first(o: &CaseOutput) -> Option<(&str, &MethodOutput)> {
     o.methods
@@ -222,14 +245,19 @@ fn clearance_orders(
 /// CPU time of the contact model over the kinematic one.
 fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     for label in method_labels(all) {
-        let curve = |ideal: bool| -> Vec<(f64, f64)> {
+        // (cost value, error, cpu) of the resolved runs of one joint model.
+        let points = |ideal: bool| -> Vec<(f64, f64, f64)> {
             all.iter()
                 .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
-                .filter_map(|(c, o)| {
-                    let m = o.method(&label)?;
-                    Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
-                })
+                .filter_map(|(c, o)| method_point(c, o, &label))
                 .collect()
+        };
+        let curve = |ideal: bool| -> Vec<(f64, f64)> {
+            points(ideal).iter().map(|p| (p.1, p.2)).collect()
+        };
+        let range = |ideal: bool| {
+            let p: Vec<(f64, f64)> = points(ideal).iter().map(|p| (p.0, p.1)).collect();
+            converged_range(&p, Some(true), nominal_of(all, &label))
         };
         let shares = |ideal: bool| -> Vec<f64> {
             all.iter()
@@ -237,19 +265,37 @@ fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) 
                 .filter_map(|(_, o)| o.method(&label)?.timing()?.stat("constraint_share"))
                 .collect()
         };
-        let ratio = equal_accuracy_speedups(&curve(false), &curve(true));
         let (si, sc) = (median(&shares(true)), median(&shares(false)));
-        if ratio.is_empty() {
-            summary.notes.push(format!(
-                "{label}: the kinematic and the contact joint reach no common velocity error; C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time.",
-                100.0 * si,
-                100.0 * sc
-            ));
-            continue;
-        }
+        // Only over the error levels where both are converged
+        // (harness::sweep::converged_range).
+        let (contact_range, ideal_range) = (range(false), range(true));
+        let describe = |r: &Result<Converged, String>| match r {
+            Ok(c) => format!("converged over max_error_v {}", c.describe()),
+            Err(why) => format!("no converged range: {why}"),
+        };
+        let detail = format!(
+            "kinematic joint: {}; contact joint: {}",
+            describe(&ideal_range),
+            describe(&contact_range)
+        );
+        let compared = match (&contact_range, &ideal_range) {
+            (Ok(c), Ok(i)) => converged_speedups(&curve(false), c, &curve(true), i),
+            _ => Err("no common converged range".to_string()),
+        };
+        let ((lo, hi), ratio) = match compared {
+            Ok(x) => x,
+            Err(why) => {
+                summary.notes.push(format!(
+                    "{label}: no cost ratio of the kinematic and the contact joint at equal velocity error: {why} ({detail}); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time.",
+                    100.0 * si,
+                    100.0 * sc
+                ));
+                continue;
+            }
+        };
         let r: Vec<f64> = ratio.iter().map(|p| p.1).collect();
         summary.notes.push(format!(
-            "{label}: at equal slider-velocity error ({} error levels from {:.3e} to {:.3e} m/s) the contact joint costs {:.3}x the CPU time of the kinematic joint (median; range {:.3}x to {:.3}x); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time (median over the cases).",
+            "{label}: at equal slider-velocity error ({} error levels from {:.3e} to {:.3e} m/s, within the common converged range {lo:.3e} to {hi:.3e} m/s: {detail}) the contact joint costs {:.3}x the CPU time of the kinematic joint (median; range {:.3}x to {:.3}x); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time (median over the cases).",
             r.len(),
             ratio[0].0,
             ratio[ratio.len() - 1].0,
@@ -297,16 +343,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
             .filter(|(c, _)| matches!(c.joint, Joint::Ideal))
-            .filter_map(|(c, o)| {
-                let m = o.method(&label)?;
-                let plan = c.methods.iter().find(|p| p.label == label)?;
-                let value = if plan.integrator == Integrator::Dopri5 {
-                    c.tolerance
-                } else {
-                    c.dt
-                };
-                Some((value, resolved_error(c, o, &label)?, m.timing()?.cpu_s))
-            })
+            .filter_map(|(c, o)| method_point(c, o, &label))
             .collect();
         if pts.is_empty() {
             continue;
@@ -318,7 +355,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         let method_range = converged_range(
             &pts.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
             Some(true),
-            None,
+            nominal_of(all, &label),
         );
         let detail = format!(
             "{label}: {}; {name} over h: {}",
