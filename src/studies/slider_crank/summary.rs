@@ -252,9 +252,8 @@ fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) 
                 .filter_map(|(c, o)| method_point(c, o, &label))
                 .collect()
         };
-        let curve = |ideal: bool| -> Vec<(f64, f64)> {
-            points(ideal).iter().map(|p| (p.1, p.2)).collect()
-        };
+        let curve =
+            |ideal: bool| -> Vec<(f64, f64)> { points(ideal).iter().map(|p| (p.1, p.2)).collect() };
         let range = |ideal: bool| {
             let p: Vec<(f64, f64)> = points(ideal).iter().map(|p| (p.0, p.1)).collect();
             converged_range(&p, Some(true), nominal_of(all, &label))
