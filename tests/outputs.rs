@@ -183,9 +183,11 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
             figures: figures(),
             notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
             speedups: vec![],
+            speedup_ranges: vec![],
         },
         work_precision: vec![],
         speedups: vec![],
+        speedup_ranges: vec![],
         checks: alpha_checks,
         counter_docs: vec![("lcp_pivots".into(), "Lemke pivots [-]".into())],
     };
@@ -211,6 +213,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         summary: StudySummary::default(),
         work_precision: vec![],
         speedups: vec![],
+        speedup_ranges: vec![],
         counter_docs: vec![],
         checks: vec![
             check("beta", "k-1", "x-vs-exact", 1e-5, 1e-3),
@@ -452,6 +455,7 @@ fn speed_run() -> RunResult {
         summary: StudySummary::default(),
         work_precision: vec![],
         speedups: vec![],
+        speedup_ranges: vec![],
         checks: Vec::new(),
         counter_docs: vec![],
     };
@@ -897,4 +901,86 @@ fn a_long_series_gives_a_small_svg() {
     render_svg(&figure, &path).unwrap();
     let size = fs::metadata(&path).unwrap().len();
     assert!(size < 1_000_000, "SVG is {size} bytes");
+}
+
+/// speedup.csv carries each speed-up's converged error ranges, a refused
+/// comparison is a row with empty error and speed-up, every new column is
+/// documented, and the report's findings name the ranges.
+#[test]
+fn speedups_come_with_their_converged_ranges() {
+    use contact_harness::harness::outcome::{SpeedupRange, SpeedupRow, WorkPrecisionRow};
+    let mut run = speed_run();
+    let study = &mut run.studies[0];
+    study.work_precision = vec![WorkPrecisionRow {
+        case: "one".into(),
+        method: "sparse-newton".into(),
+        parameter: "integrator.dt".into(),
+        value: 0.01,
+        error: 1e-3,
+        cpu_s: 0.1,
+        cpu_s_spread: 0.0,
+        group: String::new(),
+    }];
+    study.speedups = vec![SpeedupRow {
+        method: "sparse-newton".into(),
+        baseline: "dense-lemke".into(),
+        error: 1e-3,
+        speedup: 10.0,
+        group: String::new(),
+    }];
+    study.speedup_ranges = vec![
+        SpeedupRange {
+            method: "sparse-newton".into(),
+            baseline: "dense-lemke".into(),
+            group: String::new(),
+            method_range: Some((1e-5, 1e-2)),
+            baseline_range: Some((1e-4, 1e-3)),
+            common: Some((1e-4, 1e-3)),
+            detail: "both converged".into(),
+        },
+        SpeedupRange {
+            method: "adaptive".into(),
+            baseline: "dense-lemke".into(),
+            group: String::new(),
+            method_range: Some((1e-9, 1e-8)),
+            baseline_range: Some((1e-4, 1e-3)),
+            common: None,
+            detail: "no common converged range".into(),
+        },
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path(), &run).unwrap();
+    let csv = read(&dir.path().join("speed/speedup.csv"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "method,baseline,error,speedup,group,converged_min,converged_max,method_converged_min,method_converged_max,baseline_converged_min,baseline_converged_max,converged_rule"
+    );
+    assert_eq!(
+        lines[1],
+        "sparse-newton,dense-lemke,0.001,10.0,\"\",0.0001,0.001,0.00001,0.01,0.0001,0.001,both converged"
+    );
+    assert_eq!(
+        lines[2],
+        "adaptive,dense-lemke,,,\"\",,,1e-9,1e-8,0.0001,0.001,no common converged range"
+    );
+    let readme = read(&dir.path().join("speed/README.md"));
+    for column in lines[0].split(',') {
+        assert!(
+            readme.contains(&format!("`{column}`")),
+            "{column} undocumented"
+        );
+    }
+    let report = dir.path().join("report");
+    let history = history::History::default();
+    write_report(&report, &run, &history).unwrap();
+    let md = read(&report.join("README.md"));
+    assert!(
+        md.contains("over the common converged error range 1.00e-4 to 1.00e-3"),
+        "{md}"
+    );
+    assert!(
+        md.contains("adaptive against dense-lemke: no common converged range"),
+        "{md}"
+    );
 }

@@ -437,3 +437,43 @@ values = [1.0e-4, 2.5e-4]
         }
     }
 }
+
+/// LuGre scaled with N as in belt-laws (sigma0 = 1e5 N/m, sigma1 = 1 s/m
+/// per newton, sigma2 = 0) is dissipative at every slip speed of its run
+/// (the check passes); the paper's absolute sigma1 = sqrt(1e5) N s/m at
+/// N = 9.81 N is dissipative only up to 4 x 0.2 x 9.81 / 316 = 0.0248 m/s
+/// and fails the same check (exit 1).
+#[test]
+fn lugre_dissipativity_over_the_slip_speeds_is_checked() {
+    let spec = SPEC
+        .replace("static = 0.15", "static = 0.4")
+        .replace("kinetic = 0.10", "kinetic = 0.2")
+        + r#"[study.variants.lugre]
+law = "lugre"
+static = 0.4
+kinetic = 0.2
+stribeck_speed = 0.01
+sigma0 = 9.81e5
+sigma1 = 9.81
+sigma2 = 0.0
+[[study.check]]
+name = "lugre-dissipative"
+quantity = "dissipative_margin"
+method = "lugre"
+metric = "at-least"
+tolerance = 1.0
+"#;
+    let (dir, out) = run_spec(&spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let speed = summary_scalars(dir.path(), "belt", "dissipative_speed");
+    let lugre = speed.iter().find(|(m, _)| m == "lugre").expect("lugre row");
+    assert!((lugre.1 - 0.8).abs() < 1e-9, "{speed:?}");
+    let rows = check_values(dir.path(), "lugre-dissipative");
+    assert!(rows.len() == 1 && rows[0].1 && rows[0].0 < 2.0, "{rows:?}");
+    // The paper's absolute bristle damping fails it.
+    let paper = spec.replace("sigma1 = 9.81", "sigma1 = 316.227766");
+    let (dir, out) = run_spec(&paper);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let rows = check_values(dir.path(), "lugre-dissipative");
+    assert!(rows.len() == 1 && !rows[0].1 && rows[0].0 < 0.1, "{rows:?}");
+}

@@ -71,6 +71,30 @@ pub struct SpeedupRow {
     pub group: String,
 }
 
+/// The error ranges behind the speed-ups of one (method, baseline, group)
+/// at equal accuracy: each method's converged range (the error levels in
+/// its asymptotic range of convergence, `harness::sweep::converged_range`)
+/// and their intersection, over which alone speed-ups are reported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedupRange {
+    /// Method label.
+    pub method: String,
+    /// Baseline label.
+    pub baseline: String,
+    /// The group of cases, empty without.
+    pub group: String,
+    /// The method's converged error range (smallest, largest), None when
+    /// it has none.
+    pub method_range: Option<(f64, f64)>,
+    /// The baseline's converged error range, None when it has none.
+    pub baseline_range: Option<(f64, f64)>,
+    /// Their intersection, None when empty: then no speed-up is reported.
+    pub common: Option<(f64, f64)>,
+    /// The rule's verdict in words: both ranges, the orders they were
+    /// judged against, and why a range is missing or the speed-up refused.
+    pub detail: String,
+}
+
 /// Everything about one study after its run.
 #[derive(Debug, Clone)]
 pub struct StudyResult {
@@ -98,6 +122,9 @@ pub struct StudyResult {
     pub work_precision: Vec<WorkPrecisionRow>,
     /// Speed-ups at equal accuracy over the baseline.
     pub speedups: Vec<SpeedupRow>,
+    /// The converged error ranges behind the speed-ups, one per (method,
+    /// baseline, group) the harness compared (refused comparisons too).
+    pub speedup_ranges: Vec<SpeedupRange>,
     /// Evaluated checks (a failed method contributes a failed `solver` row).
     pub checks: Vec<CheckRow>,
     /// Meanings of the kind's counters and stats, `(name, doc)`.

@@ -430,6 +430,7 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         &p.study.measures(),
         p.baseline.as_deref(),
         &cases,
+        &|label, key| p.study.nominal_order(label, key),
     );
     summary.scalars.extend(analysis.scalars);
     summary.figures.extend(analysis.figures);
@@ -465,6 +466,11 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         .into_iter()
         .chain(std::mem::take(&mut summary.speedups))
         .collect();
+    let speedup_ranges = analysis
+        .speedup_ranges
+        .into_iter()
+        .chain(std::mem::take(&mut summary.speedup_ranges))
+        .collect();
     StudyResult {
         name: p.spec.name.clone(),
         kind: p.spec.kind.clone(),
@@ -477,6 +483,7 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         summary,
         work_precision: analysis.work_precision,
         speedups,
+        speedup_ranges,
         checks: rows,
         counter_docs: p
             .study

@@ -317,6 +317,10 @@ pub struct StudySummary {
     /// tool's measured curve; `baseline` names it): measured times, so
     /// written to `speedup.csv` with the harness's, never a scalar.
     pub speedups: Vec<crate::harness::outcome::SpeedupRow>,
+    /// The converged error ranges behind the kind's own speed-ups (one per
+    /// method, baseline and group; see `harness::sweep::converged_range`);
+    /// a comparison without one is written as not assessed.
+    pub speedup_ranges: Vec<crate::harness::outcome::SpeedupRange>,
 }
 
 impl StudySummary {
@@ -373,6 +377,15 @@ pub trait Study: Send + Sync {
     /// runs (`steps`, `lcp_pivots`, ...), for the result README.
     fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
         Vec::new()
+    }
+
+    /// The nominal order of convergence of method `label` over cost key
+    /// `key` (e.g. 2 for the trapezoidal rule over `integrator.dt`), if the
+    /// kind declares one: the speed-ups at equal accuracy judge each
+    /// method's asymptotic range against it (`harness::sweep::converged_range`);
+    /// without one, against the order measured over its finest levels.
+    fn nominal_order(&self, _label: &str, _key: &str) -> Option<f64> {
+        None
     }
 
     /// What the study's accuracy measure and cost parameters are.

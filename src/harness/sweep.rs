@@ -26,9 +26,27 @@
 //!   (adaptive ones) are compared at equal error only. Speed-ups are
 //!   measured times, so they are not study scalars: study.csv and the
 //!   checks stay identical from run to run.
+//! - Equal accuracy only where both methods are converged
+//!   ([`converged_range`]): from a method's own points (error against its
+//!   cost parameter, finest level first) the reference order is the kind's
+//!   nominal order when it declares one ([`crate::harness::study::Study::nominal_order`]),
+//!   else the least-squares slope over the [`FINEST`] finest levels; the
+//!   local order of two consecutive levels (their slope) is in the
+//!   asymptotic range when within [`ASYMPTOTIC_TOLERANCE`] (30 %) of the
+//!   reference order; the method's converged range is the error range of
+//!   the longest run of consecutive levels joined by such slopes (the finer
+//!   one on a tie). A method with one level, with fewer than [`FINEST`]
+//!   levels and no nominal order, with a measured reference order below
+//!   [`MIN_ORDER`] in magnitude (a floor), or with no such slope, has no
+//!   converged range. Speed-ups are computed from the runs
+//!   inside each method's range and reported only over the intersection of
+//!   the two ranges (`converged_min`, `converged_max` in `speedup.csv`);
+//!   when it is empty, no number is reported: the note, the findings and a
+//!   `speedup.csv` row with empty `error` and `speedup` say "no common
+//!   converged range" and name both ranges.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::outcome::{SpeedupRow, WorkPrecisionRow};
+use crate::harness::outcome::{SpeedupRange, SpeedupRow, WorkPrecisionRow};
 use crate::harness::spec::Sweep;
 use crate::harness::study::{CaseOutput, Measures, Scalar, StudyScalar};
 use crate::harness::timing::median;
@@ -92,8 +110,189 @@ pub fn unresolved(error: f64, scale: Option<f64>, tolerance: Option<f64>) -> Opt
     })
 }
 
-/// Points of the finest end of a sweep behind `order_finest`.
+/// Points of the finest end of a sweep behind `order_finest`, and behind
+/// the measured reference order of [`converged_range`].
 pub const FINEST: usize = 3;
+
+/// Relative distance from the reference order within which the local order
+/// of two consecutive levels counts as asymptotic (issue 16, section 4).
+pub const ASYMPTOTIC_TOLERANCE: f64 = 0.3;
+
+/// A measured reference order smaller than this in magnitude is a floor
+/// (the error no longer falls at the finest levels), not convergence: the
+/// method then has no converged range.
+pub const MIN_ORDER: f64 = 0.5;
+
+/// A method's converged error range (see [`converged_range`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Converged {
+    /// The reference order the local orders were judged against.
+    pub order: f64,
+    /// Whether that is the kind's nominal order (else measured over the
+    /// [`FINEST`] finest levels).
+    pub nominal: bool,
+    /// Smallest and largest error of the kept levels.
+    pub lo: f64,
+    /// See `lo`.
+    pub hi: f64,
+    /// Levels kept, of `levels`.
+    pub kept: usize,
+    /// Levels of the sweep (positive, finite errors).
+    pub levels: usize,
+}
+
+impl Converged {
+    /// "from 1e-4 to 1e-2 (4 of 6 levels, local orders within 30 % of the
+    /// nominal order 2)".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} to {} ({} of {} levels; local orders within {} % of the {} order {})",
+            sig(self.lo),
+            sig(self.hi),
+            self.kept,
+            self.levels,
+            ASYMPTOTIC_TOLERANCE * 100.0,
+            if self.nominal {
+                "nominal".to_string()
+            } else {
+                format!("measured finest-{FINEST}-level")
+            },
+            sig(self.order)
+        )
+    }
+}
+
+fn sig(x: f64) -> String {
+    crate::harness::report::sig(x)
+}
+
+/// The converged error range of a method from its sweep points
+/// `(cost value, error)`: `finest_small` says whether the finest levels
+/// have the smallest cost values (a step, a tolerance), `false` the
+/// largest (a penalty stiffness), None: the end with the smaller error.
+/// The reference order is `nominal`, else the least-squares slope of log e
+/// against log value over the [`FINEST`] finest levels (all when fewer);
+/// the longest run of consecutive levels whose pairwise slopes lie within
+/// [`ASYMPTOTIC_TOLERANCE`] x |reference| of the reference is kept (the
+/// finer run on a tie). Err says why there is none: fewer than two
+/// levels, fewer than [`FINEST`] without a nominal order (two levels give
+/// one slope, which always agrees with itself), a measured order below
+/// [`MIN_ORDER`], or no asymptotic slope.
+pub fn converged_range(
+    points: &[(f64, f64)],
+    finest_small: Option<bool>,
+    nominal: Option<f64>,
+) -> Result<Converged, String> {
+    let mut pts: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(v, e)| *v > 0.0 && *e > 0.0 && v.is_finite() && e.is_finite())
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let n = pts.len();
+    if n < 2 {
+        return Err(format!(
+            "{n} level(s): no order of convergence can be measured"
+        ));
+    }
+    if nominal.is_none() && n < FINEST {
+        return Err(format!(
+            "{n} levels and no nominal order: a slope measured over fewer than {FINEST} levels cannot be told from a pre-asymptotic one"
+        ));
+    }
+    let small = finest_small.unwrap_or(pts[0].1 <= pts[n - 1].1);
+    if !small {
+        pts.reverse();
+    }
+    let logs: Vec<(f64, f64)> = pts.iter().map(|(v, e)| (v.ln(), e.ln())).collect();
+    let slope = |a: (f64, f64), b: (f64, f64)| (b.1 - a.1) / (b.0 - a.0);
+    let k = FINEST.min(n);
+    let measured = {
+        let f = &logs[..k];
+        let mx = f.iter().map(|p| p.0).sum::<f64>() / k as f64;
+        let my = f.iter().map(|p| p.1).sum::<f64>() / k as f64;
+        let sxy: f64 = f.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+        let sxx: f64 = f.iter().map(|p| (p.0 - mx).powi(2)).sum();
+        sxy / sxx
+    };
+    let (order, is_nominal) = match nominal {
+        Some(p) => (p, true),
+        None => (measured, false),
+    };
+    if !order.is_finite() || order.abs() < MIN_ORDER {
+        return Err(format!(
+            "its order over the {k} finest levels is {} (below {MIN_ORDER} in magnitude: the error no longer falls there)",
+            sig(measured)
+        ));
+    }
+    let local: Vec<f64> = logs.windows(2).map(|w| slope(w[0], w[1])).collect();
+    let ok = |s: f64| (s - order).abs() <= ASYMPTOTIC_TOLERANCE * order.abs();
+    // Longest run of asymptotic intervals, the finest on a tie.
+    let (mut best, mut start): (Option<(usize, usize)>, Option<usize>) = (None, None);
+    for (i, s) in local.iter().enumerate() {
+        if ok(*s) {
+            let st = *start.get_or_insert(i);
+            if best.is_none_or(|(a, b)| i - st > b - a) {
+                best = Some((st, i));
+            }
+        } else {
+            start = None;
+        }
+    }
+    let Some((a, b)) = best else {
+        return Err(format!(
+            "no two consecutive levels have a local order within {} % of the {} order {} (local orders {}, finest first)",
+            ASYMPTOTIC_TOLERANCE * 100.0,
+            if is_nominal { "nominal" } else { "measured" },
+            sig(order),
+            local.iter().map(|s| sig(*s)).collect::<Vec<_>>().join(", ")
+        ));
+    };
+    let kept = &pts[a..=b + 1];
+    Ok(Converged {
+        order,
+        nominal: is_nominal,
+        lo: kept.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
+        hi: kept.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+        kept: kept.len(),
+        levels: n,
+    })
+}
+
+/// The common converged range `(lo, hi)` and the speed-ups
+/// `(error, ratio)` inside it.
+pub type Compared = ((f64, f64), Vec<(f64, f64)>);
+
+/// Speed-ups of `method` over `baseline` (points `(error, cpu)`) at equal
+/// accuracy over the intersection of their converged ranges only: each
+/// curve keeps its runs inside its own range. Ok: the intersection and
+/// the speed-ups (as [`equal_accuracy_speedups`]); Err: the intersection
+/// is empty (or holds no level both curves reach).
+pub fn converged_speedups(
+    baseline: &[(f64, f64)],
+    base_range: &Converged,
+    method: &[(f64, f64)],
+    method_range: &Converged,
+) -> Result<Compared, String> {
+    let within = |pts: &[(f64, f64)], r: &Converged| -> Vec<(f64, f64)> {
+        pts.iter()
+            .copied()
+            .filter(|(e, _)| *e >= r.lo && *e <= r.hi)
+            .collect()
+    };
+    let (lo, hi) = (
+        base_range.lo.max(method_range.lo),
+        base_range.hi.min(method_range.hi),
+    );
+    if lo > hi {
+        return Err("no common converged range".to_string());
+    }
+    let at = equal_accuracy_speedups(&within(baseline, base_range), &within(method, method_range));
+    if at.is_empty() {
+        return Err("no common converged range (no error level both reach inside it)".to_string());
+    }
+    Ok(((lo, hi), at))
+}
 
 /// What the harness derived from the sweep.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -108,6 +307,8 @@ pub struct SweepAnalysis {
     pub work_precision: Vec<WorkPrecisionRow>,
     /// The speed-ups at equal accuracy.
     pub speedups: Vec<SpeedupRow>,
+    /// The converged ranges behind them, refused comparisons too.
+    pub speedup_ranges: Vec<SpeedupRange>,
 }
 
 /// Least-squares slope of log e against log h, and the smallest pairwise
@@ -243,12 +444,15 @@ fn group_of(case: &CaseOutput, cost: &Sweep, sweeps: &[Sweep]) -> String {
         .join(", ")
 }
 
-/// Derives work-precision, orders and speed-ups from the cases.
+/// Derives work-precision, orders and speed-ups from the cases;
+/// `nominal(method label, cost key)` is the kind's nominal order of a
+/// method over a cost key, if it declares one.
 pub fn analyse(
     sweeps: &[Sweep],
     measures: &Measures,
     baseline: Option<&str>,
     cases: &[CaseOutput],
+    nominal: &dyn Fn(&str, &str) -> Option<f64>,
 ) -> SweepAnalysis {
     let mut out = SweepAnalysis::default();
     let (Some(cost), Some((error_name, error_doc))) =
@@ -325,7 +529,8 @@ pub fn analyse(
     }
     work_precision_figure(&mut out, &lines, error_name, error_doc);
     if let Some(base) = baseline {
-        speedups(&mut out, &lines, base, error_name);
+        speedups(&mut out, &lines, base, error_name, measures, nominal);
+        per_step_when_refused(&mut out, cases, cost, sweeps, base);
     }
     out
 }
@@ -447,7 +652,27 @@ fn work_precision_figure(
     });
 }
 
-fn speedups(out: &mut SweepAnalysis, lines: &[Line], baseline: &str, error_name: &str) {
+/// The converged range of a line (see [`converged_range`]).
+fn line_range(
+    l: &Line,
+    measures: &Measures,
+    nominal: &dyn Fn(&str, &str) -> Option<f64>,
+) -> Result<Converged, String> {
+    let finest_small = (measures.step_keys.contains(&l.parameter)
+        || l.parameter.ends_with("tolerance"))
+    .then_some(true);
+    let pts: Vec<(f64, f64)> = l.points.iter().map(|p| (p.0, p.1)).collect();
+    converged_range(&pts, finest_small, nominal(&l.method, &l.parameter))
+}
+
+fn speedups(
+    out: &mut SweepAnalysis,
+    lines: &[Line],
+    baseline: &str,
+    error_name: &str,
+    measures: &Measures,
+    nominal: &dyn Fn(&str, &str) -> Option<f64>,
+) {
     for l in lines.iter().filter(|l| l.method != baseline) {
         let Some(b) = lines
             .iter()
@@ -455,19 +680,59 @@ fn speedups(out: &mut SweepAnalysis, lines: &[Line], baseline: &str, error_name:
         else {
             continue;
         };
-        let at = equal_accuracy_speedups(&b.error_cpu(), &l.error_cpu());
         let in_group = if l.group.is_empty() {
             String::new()
         } else {
             format!(" ({})", l.group)
         };
-        if at.is_empty() {
-            out.notes.push(format!(
-                "{}{in_group}: no speed-up at equal accuracy over {baseline}: the two reach no common {error_name}.",
-                l.method
-            ));
-            continue;
-        }
+        let (mr, br) = (
+            line_range(l, measures, nominal),
+            line_range(b, measures, nominal),
+        );
+        let name = |r: &Result<Converged, String>| match r {
+            Ok(c) => format!("converged over {error_name} {}", c.describe()),
+            Err(why) => format!("no converged range: {why}"),
+        };
+        let detail = format!(
+            "{} over {}: {}; {baseline} over {}: {}",
+            l.method,
+            l.parameter,
+            name(&mr),
+            b.parameter,
+            name(&br)
+        );
+        let mut range = SpeedupRange {
+            method: l.method.clone(),
+            baseline: baseline.to_string(),
+            group: l.group.clone(),
+            method_range: mr.as_ref().ok().map(|c| (c.lo, c.hi)),
+            baseline_range: br.as_ref().ok().map(|c| (c.lo, c.hi)),
+            common: None,
+            detail: detail.clone(),
+        };
+        let compared = match (&mr, &br) {
+            (Ok(m), Ok(bc)) => converged_speedups(&b.error_cpu(), bc, &l.error_cpu(), m),
+            _ => Err("no common converged range".to_string()),
+        };
+        let ((c_lo, c_hi), at) = match compared {
+            Ok(x) => x,
+            Err(why) => {
+                let old = if equal_accuracy_speedups(&b.error_cpu(), &l.error_cpu()).is_empty() {
+                    format!(" (the two reach no common {error_name} at all)")
+                } else {
+                    String::new()
+                };
+                out.notes.push(format!(
+                    "{}{in_group}: no speed-up at equal accuracy over {baseline}: {why}. {detail}{old}.",
+                    l.method
+                ));
+                range.detail = format!("{why}: {detail}");
+                out.speedup_ranges.push(range);
+                continue;
+            }
+        };
+        range.common = Some((c_lo, c_hi));
+        out.speedup_ranges.push(range);
         let ratios: Vec<f64> = at.iter().map(|p| p.1).collect();
         let med = median(&ratios);
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
@@ -479,13 +744,15 @@ fn speedups(out: &mut SweepAnalysis, lines: &[Line], baseline: &str, error_name:
             format!("{} slower than", times(1.0 / med))
         };
         out.notes.push(format!(
-            "{}{in_group} is {verdict} the baseline {baseline} at equal accuracy (median speed-up over {} error levels of {error_name} from {} to {}; range {} to {}).",
+            "{}{in_group} is {verdict} the baseline {baseline} at equal accuracy (median speed-up over {} error levels of {error_name} from {} to {}; range {} to {}), within the common converged range {} to {} of {error_name}: {detail}.",
             l.method,
             at.len(),
-            crate::harness::report::sig(e_lo),
-            crate::harness::report::sig(e_hi),
+            sig(e_lo),
+            sig(e_hi),
             times(lo),
             times(hi),
+            sig(c_lo),
+            sig(c_hi),
         ));
         for (error, speedup) in at {
             out.speedups.push(SpeedupRow {
@@ -496,6 +763,59 @@ fn speedups(out: &mut SweepAnalysis, lines: &[Line], baseline: &str, error_name:
                 group: l.group.clone(),
             });
         }
+    }
+}
+
+/// For each comparison refused for want of a common converged range: the
+/// speed-up per step where both methods took the same steps in the same
+/// case (timings.csv `speedup`), stated as such in a note: that is a
+/// speed-up at identical answers only where the two solve the same discrete
+/// equations (which a check of the study must establish), never one at
+/// equal accuracy.
+fn per_step_when_refused(
+    out: &mut SweepAnalysis,
+    cases: &[CaseOutput],
+    cost: &Sweep,
+    sweeps: &[Sweep],
+    baseline: &str,
+) {
+    let refused: Vec<(String, String)> = out
+        .speedup_ranges
+        .iter()
+        .filter(|r| r.common.is_none())
+        .map(|r| (r.method.clone(), r.group.clone()))
+        .collect();
+    for (method, group) in refused {
+        let mut ratios: Vec<f64> = Vec::new();
+        for case in cases
+            .iter()
+            .filter(|c| c.coord(&cost.key).is_some() && group_of(c, cost, sweeps) == group)
+        {
+            let s = crate::harness::results::speedups(case.timings(), Some(baseline));
+            ratios.extend(
+                case.timings()
+                    .zip(s)
+                    .filter(|(t, _)| t.method == method)
+                    .filter_map(|(_, r)| r),
+            );
+        }
+        if ratios.is_empty() {
+            continue;
+        }
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let in_group = if group.is_empty() {
+            String::new()
+        } else {
+            format!(" ({group})")
+        };
+        out.notes.push(format!(
+            "{method}{in_group} per step against {baseline}, not at equal accuracy: where both took the same steps in the same case ({} cases; timings.csv `speedup`), {baseline}'s CPU time over {method}'s is {} (median; range {} to {}); a speed-up at identical answers only where the two solve the same discrete equations (see the study's checks).",
+            ratios.len(),
+            times(median(&ratios)),
+            times(lo),
+            times(hi)
+        ));
     }
 }
 
@@ -560,5 +880,77 @@ mod tests {
         }
         // Disjoint ranges: nothing to compare.
         assert!(equal_accuracy_speedups(&[(1.0, 1.0), (0.5, 2.0)], &[(1e-3, 1.0)]).is_empty());
+    }
+
+    /// A synthetic method: first order at fine steps, a pre-asymptotic
+    /// plateau (error about 0.5 whatever the step) at the coarse ones.
+    fn plateau_method() -> Vec<(f64, f64)> {
+        vec![
+            (1e-4, 1e-4),
+            (2e-4, 2e-4),
+            (4e-4, 4e-4),
+            (8e-4, 8e-4),
+            (1.6e-3, 0.45),
+            (3.2e-3, 0.5),
+            (6.4e-3, 0.52),
+        ]
+    }
+
+    #[test]
+    fn plateau_levels_are_outside_the_converged_range() {
+        let c = converged_range(&plateau_method(), Some(true), None).unwrap();
+        assert!((c.order - 1.0).abs() < 1e-12 && !c.nominal);
+        assert_eq!((c.lo, c.hi, c.kept, c.levels), (1e-4, 8e-4, 4, 7));
+        // Against a nominal order 2 the first-order slopes are not asymptotic.
+        assert!(converged_range(&plateau_method(), Some(true), Some(2.0)).is_err());
+        // Against nominal 1: the same range.
+        let n = converged_range(&plateau_method(), Some(true), Some(1.0)).unwrap();
+        assert_eq!((n.lo, n.hi), (1e-4, 8e-4));
+        // Perturbed: a level with a slope 31 % off the order leaves the
+        // range (the rule can fail): 4e-4 now errs 4e-4 x 2^0.31.
+        let mut p = plateau_method();
+        p[2].1 = 4e-4 * 2f64.powf(0.31);
+        let c = converged_range(&p, Some(true), Some(1.0)).unwrap();
+        assert!(c.kept < 4, "{c:?}");
+        // The finest end is a floor: no range.
+        let floor = [(1e-3, 1e-6), (2e-3, 1.01e-6), (4e-3, 1.02e-6), (8e-3, 4e-3)];
+        assert!(converged_range(&floor, Some(true), None).is_err());
+        // One level: no order, no range; two: only against a nominal order.
+        assert!(converged_range(&[(1e-3, 1e-3)], Some(true), None).is_err());
+        let two = [(1e-3, 1e-6), (2e-3, 4e-6)];
+        assert!(converged_range(&two, Some(true), None).is_err());
+        assert!(converged_range(&two, Some(true), Some(2.0)).is_ok());
+        assert!(converged_range(&two, Some(true), Some(4.0)).is_err());
+        // A penalty-like key (the finest at the largest value).
+        let kp = [(1e6, 1e-2), (1e7, 1e-3), (1e8, 1e-4)];
+        let c = converged_range(&kp, None, None).unwrap();
+        assert!((c.order + 1.0).abs() < 1e-12 && c.kept == 3, "{c:?}");
+    }
+
+    #[test]
+    fn a_speedup_over_a_disjoint_converged_range_is_refused() {
+        // The baseline's cost ~ 1/h; its converged range is 1e-4..8e-4.
+        let base: Vec<(f64, f64)> = plateau_method()
+            .iter()
+            .map(|(h, e)| (*e, 1e-3 / h))
+            .collect();
+        let br = converged_range(&plateau_method(), Some(true), None).unwrap();
+        // A method converged (order 2) only at errors 1e-2..4e-2, in the
+        // baseline's plateau: the whole curves overlap, the ranges do not.
+        let pts = [(1e-3, 1e-2), (1.5e-3, 2.25e-2), (2e-3, 4e-2), (4e-3, 0.5)];
+        let mr = converged_range(&pts, Some(true), None).unwrap();
+        assert_eq!((mr.lo, mr.hi), (1e-2, 4e-2));
+        let method: Vec<(f64, f64)> = pts.iter().map(|(h, e)| (*e, 1e-4 / h)).collect();
+        assert!(!equal_accuracy_speedups(&base, &method).is_empty());
+        let refused = converged_speedups(&base, &br, &method, &mr).unwrap_err();
+        assert!(refused.contains("no common converged range"), "{refused}");
+        // Overlapping ranges: speed-ups only inside the intersection.
+        let pts = [(1e-5, 2e-4), (2e-5, 8e-4), (4e-5, 3.2e-3)];
+        let mr = converged_range(&pts, Some(true), Some(2.0)).unwrap();
+        let method: Vec<(f64, f64)> = pts.iter().map(|(h, e)| (*e, 1e-4 / h)).collect();
+        let ((lo, hi), at) = converged_speedups(&base, &br, &method, &mr).unwrap();
+        assert_eq!((lo, hi), (2e-4, 8e-4));
+        assert!(at.iter().all(|(e, _)| (lo..=hi).contains(e)), "{at:?}");
+        assert!(!at.is_empty());
     }
 }

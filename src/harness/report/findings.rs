@@ -43,7 +43,10 @@ pub fn headline(s: &StudyResult) -> String {
 }
 
 /// One sentence per (method, baseline, group) of the speed-ups at equal
-/// accuracy: median, range and number of error levels.
+/// accuracy: median, range and number of error levels, and the common
+/// converged error range they were measured over (the rule of
+/// `harness::sweep::converged_range`); a comparison the harness refused
+/// says "no common converged range" and names both ranges.
 pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
     let mut keys: Vec<(&str, &str, &str)> = Vec::new();
     for r in &study.speedups {
@@ -52,8 +55,35 @@ pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
             keys.push(k);
         }
     }
+    for r in &study.speedup_ranges {
+        let k = (r.method.as_str(), r.baseline.as_str(), r.group.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let range = |x: Option<(f64, f64)>| {
+        x.map_or("none".to_string(), |(lo, hi)| {
+            format!("{} to {}", sig(lo), sig(hi))
+        })
+    };
     keys.into_iter()
         .filter_map(|(m, b, g)| {
+            let group = if g.is_empty() {
+                String::new()
+            } else {
+                format!(" ({g})")
+            };
+            let conv = study
+                .speedup_ranges
+                .iter()
+                .find(|r| r.method == m && r.baseline == b && r.group == g);
+            if let Some(c) = conv.filter(|c| c.common.is_none()) {
+                return Some(format!(
+                    "{m} against {b}{group}: no common converged range, no speed-up at equal accuracy (converged error range of {m}: {}; of {b}: {})",
+                    range(c.method_range),
+                    range(c.baseline_range)
+                ));
+            }
             let v: Vec<f64> = study
                 .speedups
                 .iter()
@@ -67,22 +97,24 @@ pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
             let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let n = v.len();
-            let group = if g.is_empty() {
-                String::new()
-            } else {
-                format!(" ({g})")
+            let over = match conv {
+                Some(c) => format!(
+                    ", over the common converged error range {}",
+                    range(c.common)
+                ),
+                None => ", converged range not assessed (a peer tool's runs)".to_string(),
             };
             let mid = median(&v);
             Some(if mid >= 1.0 {
                 format!(
-                    "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×)",
+                    "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×{over})",
                     sig(mid),
                     sig(lo),
                     sig(hi)
                 )
             } else {
                 format!(
-                    "{m} is {}× slower than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}× slower)",
+                    "{m} is {}× slower than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}× slower{over})",
                     sig(1.0 / mid),
                     sig(1.0 / hi),
                     sig(1.0 / lo)
@@ -162,7 +194,11 @@ pub fn findings(study: &StudyResult) -> Vec<String> {
         for m in &case.methods {
             if let Some(o) = m.output() {
                 for s in &o.scalars {
-                    if s.name.starts_with("max_error") && !names.contains(&s.name.as_str()) {
+                    // Errors against a reference, and agreement with a peer
+                    // running the same scheme (named so: not accuracy).
+                    let largest =
+                        s.name.starts_with("max_error") || s.name.starts_with("max_agreement");
+                    if largest && !names.contains(&s.name.as_str()) {
                         names.push(&s.name);
                     }
                 }

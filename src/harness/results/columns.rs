@@ -51,29 +51,94 @@ pub(super) fn work_precision_columns(study: &StudyResult) -> Vec<(String, CellCo
     ]
 }
 
-/// `speedup.csv`.
+/// `speedup.csv`: the speed-up rows, each with the converged error ranges
+/// behind it (empty for a kind's own rows against a peer tool), then one
+/// row with empty `error` and `speedup` per comparison the harness refused
+/// (no common converged range).
 pub(super) fn speedup_columns(study: &StudyResult) -> Vec<(String, CellColumn)> {
-    let rows = &study.speedups;
+    use crate::harness::outcome::SpeedupRange;
+    let range_of = |m: &str, b: &str, g: &str| -> Option<&SpeedupRange> {
+        study
+            .speedup_ranges
+            .iter()
+            .find(|r| r.method == m && r.baseline == b && r.group == g)
+    };
+    // (method, baseline, group, error, speedup, range)
+    type Row<'a> = (
+        &'a str,
+        &'a str,
+        &'a str,
+        Option<f64>,
+        Option<f64>,
+        Option<&'a SpeedupRange>,
+    );
+    let mut rows: Vec<Row> = study
+        .speedups
+        .iter()
+        .map(|r| {
+            (
+                r.method.as_str(),
+                r.baseline.as_str(),
+                r.group.as_str(),
+                Some(r.error),
+                Some(r.speedup),
+                range_of(&r.method, &r.baseline, &r.group),
+            )
+        })
+        .collect();
+    rows.extend(
+        study
+            .speedup_ranges
+            .iter()
+            .filter(|r| r.common.is_none())
+            .map(|r| {
+                (
+                    r.method.as_str(),
+                    r.baseline.as_str(),
+                    r.group.as_str(),
+                    None,
+                    None,
+                    Some(r),
+                )
+            }),
+    );
+    let text = |f: &dyn Fn(&Row) -> String| CellColumn::Text(rows.iter().map(f).collect());
+    let opt = |f: &dyn Fn(&Row) -> Option<f64>| CellColumn::OptFloat(rows.iter().map(f).collect());
+    let bound = |which: fn(&SpeedupRange) -> Option<(f64, f64)>, hi: bool| {
+        opt(&move |r: &Row| r.5.and_then(which).map(|(lo, h)| if hi { h } else { lo }))
+    };
     vec![
+        ("method".into(), text(&|r| r.0.to_string())),
+        ("baseline".into(), text(&|r| r.1.to_string())),
+        ("error".into(), opt(&|r| r.3)),
+        ("speedup".into(), opt(&|r| r.4)),
+        ("group".into(), text(&|r| r.2.to_string())),
+        ("converged_min".into(), bound(|r| r.common, false)),
+        ("converged_max".into(), bound(|r| r.common, true)),
         (
-            "method".into(),
-            CellColumn::Text(rows.iter().map(|r| r.method.clone()).collect()),
+            "method_converged_min".into(),
+            bound(|r| r.method_range, false),
         ),
         (
-            "baseline".into(),
-            CellColumn::Text(rows.iter().map(|r| r.baseline.clone()).collect()),
+            "method_converged_max".into(),
+            bound(|r| r.method_range, true),
         ),
         (
-            "error".into(),
-            CellColumn::Float(rows.iter().map(|r| r.error).collect()),
+            "baseline_converged_min".into(),
+            bound(|r| r.baseline_range, false),
         ),
         (
-            "speedup".into(),
-            CellColumn::Float(rows.iter().map(|r| r.speedup).collect()),
+            "baseline_converged_max".into(),
+            bound(|r| r.baseline_range, true),
         ),
         (
-            "group".into(),
-            CellColumn::Text(rows.iter().map(|r| r.group.clone()).collect()),
+            "converged_rule".into(),
+            text(&|r| {
+                r.5.map_or_else(
+                    || "not assessed: a kind's comparison with a peer tool's runs (see the study's notes)".to_string(),
+                    |x| x.detail.clone(),
+                )
+            }),
         ),
     ]
 }

@@ -15,8 +15,10 @@
 //!   study-level scalars (e.g. a convergence order per method and group);
 //! - `DIR/<study>/work-precision.csv` (when a cost parameter is swept):
 //!   `case,method,parameter,value,error,cpu_s,cpu_s_spread,group`, and
-//!   `DIR/<study>/speedup.csv`: `method,baseline,error,speedup,group`
-//!   (see `harness::sweep`);
+//!   `DIR/<study>/speedup.csv`: `method,baseline,error,speedup,group`,
+//!   then the converged error ranges `converged_min,converged_max,
+//!   method_converged_min,method_converged_max,baseline_converged_min,
+//!   baseline_converged_max,converged_rule` (see `harness::sweep`);
 //! - `DIR/<study>/README.md`: every file of the study and every column of
 //!   every CSV with its meaning and unit, and every failure;
 //! - `DIR/checks.csv`: `study,case,check,value,tolerance,passed`, then the

@@ -115,8 +115,25 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
              `parameter` (the swept key), `value` (its value), `error` (the study's accuracy measure), `cpu_s` (median CPU \
              seconds of the timed runs), `cpu_s_spread` (half their range), `group` (the other swept keys' values). \
              `speedup.csv`: `method`, `baseline` ({}), `error` (an error level both reach), `speedup` (the baseline's CPU \
-             time over the method's, both interpolated log-log at that error), `group`.\n\n",
-            study.baseline.as_deref().map_or("none".to_string(), |b| format!("`{b}`"))
+             time over the method's, both interpolated log-log at that error), `group`, then the error ranges where both \
+             methods are converged: `converged_min`, `converged_max` (the common converged range: speed-ups are reported \
+             only inside it), `method_converged_min`, `method_converged_max`, `baseline_converged_min`, \
+             `baseline_converged_max` (each method's own converged range; empty: it has none), `converged_rule` (the \
+             verdict in words: each range with its levels and reference order, or why there is none). A row with empty \
+             `error` and `speedup` is a comparison refused: no common converged range. Rows of the kind's own comparisons \
+             with a peer tool's runs have empty ranges (not assessed; the study's notes say how they were measured). The \
+             rule (`harness::sweep::converged_range`): from a method's own sweep points (error against its cost \
+             parameter, finest level first), the reference order is the kind's nominal order when it declares one, else \
+             the least-squares slope over the {} finest levels; the local order of two consecutive levels (their slope) is \
+             asymptotic when within {} % of the reference order; the converged range is the error range of the longest \
+             run of consecutive levels joined by asymptotic slopes (the finer on a tie); one level, fewer than {} \
+             levels without a nominal order (one slope always agrees with itself), a measured reference order below {} \
+             in magnitude (a floor) or no asymptotic slope: no range.\n\n",
+            study.baseline.as_deref().map_or("none".to_string(), |b| format!("`{b}`")),
+            crate::harness::sweep::FINEST,
+            crate::harness::sweep::ASYMPTOTIC_TOLERANCE * 100.0,
+            crate::harness::sweep::FINEST,
+            crate::harness::sweep::MIN_ORDER,
         ));
     }
 

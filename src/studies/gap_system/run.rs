@@ -342,6 +342,42 @@ pub fn compare(
         let dv = curve_difference(series, reference, "v*", None).ok();
         let df = curve_difference(series, reference, "f*", None).ok();
         let scalars = &mut run.output.scalars;
+        if cfg.reference_same_scheme {
+            // A peer running the same discrete scheme: agreement, not error.
+            let file = cfg.reference_file.as_ref().map_or("", |(f, _)| f.as_str());
+            let with = format!(
+                "agreement with {file} (a peer running the same discrete scheme at the same steps: rounding, not accuracy)"
+            );
+            scalars.push(Scalar::new(
+                "max_agreement_x",
+                dx.max_abs,
+                format!("max over samples and written DOFs of |x - x of the peer|: {with} [m]"),
+            ));
+            scalars.push(Scalar::new(
+                "rms_agreement_x",
+                dx.rms(),
+                format!("root mean square over samples and written DOFs of x - x of the peer: {with} [m]"),
+            ));
+            if let Some(dv) = dv {
+                scalars.push(Scalar::new(
+                    "max_agreement_v",
+                    dv.max_abs,
+                    format!(
+                        "max over samples and written DOFs of |v - v of the peer|: {with} [m/s]"
+                    ),
+                ));
+            }
+            if let Some(df) = df {
+                scalars.push(Scalar::new(
+                    "max_agreement_f",
+                    df.max_abs,
+                    format!(
+                        "max over samples and written springs of |f - f of the peer|: {with} [N]"
+                    ),
+                ));
+            }
+            continue;
+        }
         let per_dt2 = 1.0 / (cfg.dt * cfg.dt);
         scalars.push(Scalar::new(
             "max_error_x",

@@ -156,6 +156,22 @@ impl Study for SliderCrankStudy {
         COUNTER_DOCS.to_vec()
     }
 
+    /// Over `integrator.dt`: RK4 is fourth order, Dormand-Prince at a
+    /// fixed step fifth (smooth solutions; the contact joint's Hertz force
+    /// may cost order, and its range is then refused, not re-fitted).
+    /// Adaptive `dopri5` over its tolerance has no nominal order.
+    fn nominal_order(&self, label: &str, key: &str) -> Option<f64> {
+        if key != "integrator.dt" {
+            return None;
+        }
+        let m = self
+            .cases
+            .iter()
+            .flat_map(|c| &c.methods)
+            .find(|m| m.label == label)?;
+        m.integrator.nominal_order()
+    }
+
     fn measures(&self) -> Measures {
         Measures {
             error: Some((

@@ -148,6 +148,17 @@ pub enum Integrator {
 }
 
 impl Integrator {
+    /// The nominal order over the step `integrator.dt` (smooth solutions):
+    /// RK4 4, Dormand-Prince at a fixed step 5; adaptive `dopri5` (over its
+    /// tolerance) none.
+    pub fn nominal_order(self) -> Option<f64> {
+        match self {
+            Integrator::Rk4 => Some(4.0),
+            Integrator::Dopri5Fixed => Some(5.0),
+            Integrator::Dopri5 => None,
+        }
+    }
+
     /// The spec name.
     pub fn name(self) -> &'static str {
         match self {

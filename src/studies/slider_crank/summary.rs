@@ -6,9 +6,11 @@
 //! two joint formulations at equal accuracy; a peer tool at equal accuracy.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::outcome::SpeedupRow;
+use crate::harness::outcome::{SpeedupRange, SpeedupRow};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::{equal_accuracy_speedups, orders, unresolved};
+use crate::harness::sweep::{
+    Converged, converged_range, converged_speedups, equal_accuracy_speedups, orders, unresolved,
+};
 use crate::harness::timing::median;
 use crate::models::slider_crank::Drive;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
@@ -71,6 +73,29 @@ fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> 
     unresolved(e, out.scalar("max_error_v_scale"), tolerance)
         .is_none()
         .then_some(e)
+}
+
+/// The nominal order of a method over its cost value (see
+/// `Integrator::nominal_order`).
+fn nominal_of(all: &[(&CaseConfig, &CaseOutput)], label: &str) -> Option<f64> {
+    all.iter()
+        .flat_map(|(c, _)| &c.methods)
+        .find(|p| p.label == label)?
+        .integrator
+        .nominal_order()
+}
+
+/// (cost value, resolved error, CPU time) of a method's run: the cost value
+/// is dt, or the tolerance of `dopri5`.
+fn method_point(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<(f64, f64, f64)> {
+    let m = o.method(label)?;
+    let plan = cfg.methods.iter().find(|p| p.label == label)?;
+    let value = if plan.integrator == Integrator::Dopri5 {
+        cfg.tolerance
+    } else {
+        cfg.dt
+    };
+    Some((value, resolved_error(cfg, o, label)?, m.timing()?.cpu_s))
 }
 
 /// The first successful method output of a case.
@@ -220,14 +245,18 @@ fn clearance_orders(
 /// CPU time of the contact model over the kinematic one.
 fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     for label in method_labels(all) {
-        let curve = |ideal: bool| -> Vec<(f64, f64)> {
+        // (cost value, error, cpu) of the resolved runs of one joint model.
+        let points = |ideal: bool| -> Vec<(f64, f64, f64)> {
             all.iter()
                 .filter(|(c, _)| matches!(c.joint, Joint::Ideal) == ideal)
-                .filter_map(|(c, o)| {
-                    let m = o.method(&label)?;
-                    Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
-                })
+                .filter_map(|(c, o)| method_point(c, o, &label))
                 .collect()
+        };
+        let curve =
+            |ideal: bool| -> Vec<(f64, f64)> { points(ideal).iter().map(|p| (p.1, p.2)).collect() };
+        let range = |ideal: bool| {
+            let p: Vec<(f64, f64)> = points(ideal).iter().map(|p| (p.0, p.1)).collect();
+            converged_range(&p, Some(true), nominal_of(all, &label))
         };
         let shares = |ideal: bool| -> Vec<f64> {
             all.iter()
@@ -235,19 +264,37 @@ fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) 
                 .filter_map(|(_, o)| o.method(&label)?.timing()?.stat("constraint_share"))
                 .collect()
         };
-        let ratio = equal_accuracy_speedups(&curve(false), &curve(true));
         let (si, sc) = (median(&shares(true)), median(&shares(false)));
-        if ratio.is_empty() {
-            summary.notes.push(format!(
-                "{label}: the kinematic and the contact joint reach no common velocity error; C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time.",
-                100.0 * si,
-                100.0 * sc
-            ));
-            continue;
-        }
+        // Only over the error levels where both are converged
+        // (harness::sweep::converged_range).
+        let (contact_range, ideal_range) = (range(false), range(true));
+        let describe = |r: &Result<Converged, String>| match r {
+            Ok(c) => format!("converged over max_error_v {}", c.describe()),
+            Err(why) => format!("no converged range: {why}"),
+        };
+        let detail = format!(
+            "kinematic joint: {}; contact joint: {}",
+            describe(&ideal_range),
+            describe(&contact_range)
+        );
+        let compared = match (&contact_range, &ideal_range) {
+            (Ok(c), Ok(i)) => converged_speedups(&curve(false), c, &curve(true), i),
+            _ => Err("no common converged range".to_string()),
+        };
+        let ((lo, hi), ratio) = match compared {
+            Ok(x) => x,
+            Err(why) => {
+                summary.notes.push(format!(
+                    "{label}: no cost ratio of the kinematic and the contact joint at equal velocity error: {why} ({detail}); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time.",
+                    100.0 * si,
+                    100.0 * sc
+                ));
+                continue;
+            }
+        };
         let r: Vec<f64> = ratio.iter().map(|p| p.1).collect();
         summary.notes.push(format!(
-            "{label}: at equal slider-velocity error ({} error levels from {:.3e} to {:.3e} m/s) the contact joint costs {:.3}x the CPU time of the kinematic joint (median; range {:.3}x to {:.3}x); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time (median over the cases).",
+            "{label}: at equal slider-velocity error ({} error levels from {:.3e} to {:.3e} m/s, within the common converged range {lo:.3e} to {hi:.3e} m/s: {detail}) the contact joint costs {:.3}x the CPU time of the kinematic joint (median; range {:.3}x to {:.3}x); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time (median over the cases).",
             r.len(),
             ratio[0].0,
             ratio[ratio.len() - 1].0,
@@ -271,6 +318,19 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         return;
     };
     let peer_curve: Vec<(f64, f64)> = err.iter().copied().zip(cpu.iter().copied()).collect();
+    // The peer's converged range over its step `h` (when the file has it),
+    // with its order measured over its finest levels.
+    let peer_range: Result<Converged, String> = match table.values("h") {
+        Some(h) => {
+            let pts: Vec<(f64, f64)> = h.iter().copied().zip(err.iter().copied()).collect();
+            converged_range(&pts, Some(true), None)
+        }
+        None => Err("the peer's file has no step column `h`".into()),
+    };
+    let describe = |r: &Result<Converged, String>| match r {
+        Ok(c) => format!("converged over max_error_v {}", c.describe()),
+        Err(why) => format!("no converged range: {why}"),
+    };
     let mut series = vec![Series::new(
         format!("{name} (peer, same machine)"),
         cpu,
@@ -278,27 +338,61 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         Style::LineMarkers,
     )];
     for label in method_labels(all) {
-        let mut pts: Vec<(f64, f64)> = all
+        // (cost value, error, cpu): dt, or the tolerance of dopri5.
+        let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
             .filter(|(c, _)| matches!(c.joint, Joint::Ideal))
-            .filter_map(|(c, o)| {
-                let m = o.method(&label)?;
-                Some((resolved_error(c, o, &label)?, m.timing()?.cpu_s))
-            })
+            .filter_map(|(c, o)| method_point(c, o, &label))
             .collect();
         if pts.is_empty() {
             continue;
         }
-        pts.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let (e, c): (Vec<f64>, Vec<f64>) = pts.iter().copied().unzip();
+        pts.sort_by(|a, b| b.2.total_cmp(&a.2));
+        let e: Vec<f64> = pts.iter().map(|p| p.1).collect();
+        let c: Vec<f64> = pts.iter().map(|p| p.2).collect();
         series.push(Series::new(label.clone(), &c, &e, Style::LineMarkers));
-        let at = equal_accuracy_speedups(&peer_curve, &pts);
-        if at.is_empty() {
-            summary.notes.push(format!(
-                "{label} and {name} reach no common slider-velocity error."
-            ));
-            continue;
-        }
+        let method_range = converged_range(
+            &pts.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
+            Some(true),
+            nominal_of(all, &label),
+        );
+        let detail = format!(
+            "{label}: {}; {name} over h: {}",
+            describe(&method_range),
+            describe(&peer_range)
+        );
+        let mut range = SpeedupRange {
+            method: label.clone(),
+            baseline: name.clone(),
+            group: String::new(),
+            method_range: method_range.as_ref().ok().map(|r| (r.lo, r.hi)),
+            baseline_range: peer_range.as_ref().ok().map(|r| (r.lo, r.hi)),
+            common: None,
+            detail: detail.clone(),
+        };
+        let method_curve: Vec<(f64, f64)> = pts.iter().map(|p| (p.1, p.2)).collect();
+        let compared = match (&method_range, &peer_range) {
+            (Ok(m), Ok(p)) => converged_speedups(&peer_curve, p, &method_curve, m),
+            _ => Err("no common converged range".to_string()),
+        };
+        let ((lo, hi), at) = match compared {
+            Ok(x) => x,
+            Err(why) => {
+                let none = if equal_accuracy_speedups(&peer_curve, &method_curve).is_empty() {
+                    " (they reach no common slider-velocity error at all)"
+                } else {
+                    ""
+                };
+                summary.notes.push(format!(
+                    "{label} against {name}: no speed-up at equal slider-velocity error: {why}. {detail}{none}."
+                ));
+                range.detail = format!("{why}: {detail}");
+                summary.speedup_ranges.push(range);
+                continue;
+            }
+        };
+        range.common = Some((lo, hi));
+        summary.speedup_ranges.push(range);
         let r: Vec<f64> = at.iter().map(|p| p.1).collect();
         summary
             .speedups
@@ -310,7 +404,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
                 group: String::new(),
             }));
         summary.notes.push(format!(
-            "{label} is {:.3}x faster than {name} at equal slider-velocity error (median over {} levels from {:.3e} to {:.3e} m/s; range {:.3}x to {:.3}x; {name}'s times from its SOURCE.md run on this machine).",
+            "{label} is {:.3}x faster than {name} at equal slider-velocity error (median over {} levels from {:.3e} to {:.3e} m/s; range {:.3}x to {:.3}x; {name}'s times from its SOURCE.md run on this machine), within the common converged range {lo:.3e} to {hi:.3e} m/s: {detail}.",
             median(&r),
             r.len(),
             at[0].0,

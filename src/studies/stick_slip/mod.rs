@@ -123,6 +123,18 @@ impl Study for StickSlipStudy {
         ]);
         let mut case_scalars = strings(&["dt", "tolerance"]);
         method_scalars.push("stick_threshold".into());
+        let lugre = self
+            .cases
+            .iter()
+            .flat_map(|c| &c.methods)
+            .any(|m| run::lugre(m).is_some());
+        if lugre {
+            method_scalars.extend(strings(&[
+                "dissipative_speed",
+                "peak_slip_speed",
+                "dissipative_margin",
+            ]));
+        }
         for (name, _) in CYCLE {
             method_scalars.push(name.to_string());
             method_scalars.push(format!("{name}_error"));

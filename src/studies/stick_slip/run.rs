@@ -429,6 +429,26 @@ pub fn run_method(
         tally.max_balance / peak_energy.max(1e-300),
         "max_balance_error / the largest stored energy [-]",
     ));
+    if let BeltLaw::LuGre(l) = method.law {
+        // Where LuGre is dissipative, against the slip speeds of the run.
+        let u = l.dissipative_speed(belt.normal_force);
+        let peak = samples.slip.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+        scalars.push(Scalar::new(
+            "dissipative_speed",
+            u,
+            "LuGre: the slip speed up to which sigma1 |u| <= 4 g(u) (dissipative, Barabanov & Ortega 2000) [m/s]",
+        ));
+        scalars.push(Scalar::new(
+            "peak_slip_speed",
+            peak,
+            "largest |slip| over the output samples [m/s]",
+        ));
+        scalars.push(Scalar::new(
+            "dissipative_margin",
+            u / peak.max(1e-300),
+            "LuGre: dissipative_speed / peak_slip_speed (at least 1: dissipative at every slip speed of the run) [-]",
+        ));
+    }
     scalars.push(Scalar::new(
         "stick_threshold",
         threshold,

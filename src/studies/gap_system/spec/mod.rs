@@ -119,6 +119,8 @@ struct ReferenceToml {
     samples_per_period: Option<usize>,
     #[serde(default)]
     file: Option<String>,
+    #[serde(default)]
+    same_scheme: Option<bool>,
 }
 
 /// One method run of a case: the primary (`integrator.method`) or a variant.
@@ -189,6 +191,11 @@ pub struct CaseConfig {
     /// A reference trajectory file (`reference.method = "file"`): its path as
     /// written and its table (shared by the cases).
     pub reference_file: Option<(String, std::sync::Arc<crate::harness::table::Table>)>,
+    /// `reference.same_scheme`: the file is a peer running the same
+    /// discrete scheme at the same steps, so the differences measure
+    /// agreement with it, not accuracy (`max_agreement_*` scalars instead
+    /// of `max_error_*`).
+    pub reference_same_scheme: bool,
 }
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
@@ -390,7 +397,19 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         }
     };
     let mut reference_file = None;
+    let reference_same_scheme = raw
+        .reference
+        .as_ref()
+        .and_then(|r| r.same_scheme)
+        .unwrap_or(false);
     if let Some(r) = &raw.reference {
+        if r.same_scheme.is_some() && r.method != "file" {
+            return Err(ctx.err(
+                "reference.same_scheme",
+                r.same_scheme.unwrap_or(false),
+                "only with reference.method = \"file\"",
+            ));
+        }
         if r.file.is_some() != (r.method == "file") {
             return Err(ctx.missing("reference.file", "a trajectory CSV (path relative to the spec file) exactly when reference.method = \"file\""));
         }
@@ -461,6 +480,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         exact,
         exact_samples_per_period: samples,
         reference_file,
+        reference_same_scheme,
     })
 }
 
