@@ -55,7 +55,11 @@ fn bearing() -> JournalBearingParams {
     JournalBearingParams {
         journal_radius: 0.00995,
         bearing_radius: 0.010,
-        stiffness: contact_harness::multibody::hertz_stiffness(0.010, 0.00995, 2.07e11, 0.3),
+        // The point law, as this benchmark's history was timed with (the
+        // spec's default is the line-contact law since issue 16).
+        law: contact_harness::multibody::StiffnessLaw::Point {
+            stiffness: contact_harness::multibody::hertz_stiffness(0.010, 0.00995, 2.07e11, 0.3),
+        },
         restitution: 0.9,
         friction: 0.02,
         friction_speed: 1e-4,

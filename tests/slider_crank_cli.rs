@@ -48,6 +48,26 @@ fn bad_slider_crank_keys_exit_2_naming_the_key() {
         ),
         (
             "model = \"clearance\"",
+            "model = \"clearance\"\nstiffness_law = \"bogus\"",
+            &[
+                "study.joint.stiffness_law",
+                "bogus",
+                "\"cylindrical\"",
+                "\"point\"",
+            ],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\nstiffness_law = \"cylindrical\"\nstiffness = 1.0e11",
+            &["study.joint.stiffness", "stiffness_law = \"point\""],
+        ),
+        (
+            "model = \"clearance\"",
+            "model = \"clearance\"\nlength = 0.0",
+            &["study.joint.length", "0", "> 0"],
+        ),
+        (
+            "model = \"clearance\"",
             "model = \"clearance\"\nrestitution = 1.5",
             &["study.joint.restitution", "1.5", "(0, 1]"],
         ),

@@ -20,6 +20,7 @@ use nalgebra::Vector2;
 
 use crate::multibody::{
     Body, ClearanceJoint, Constraint, Driving, JournalBearing, Point, PrismaticGround, Revolute,
+    StiffnessLaw,
 };
 
 /// The mechanism's data (SI units).
@@ -131,7 +132,7 @@ impl SliderCrank {
             bearing: Point::on(1, -self.rod_length / 2.0, 0.0),
             journal_radius: bearing.journal_radius,
             bearing_radius: bearing.bearing_radius,
-            stiffness: bearing.stiffness,
+            law: bearing.law,
             restitution: bearing.restitution,
             friction: bearing.friction,
             friction_speed: bearing.friction_speed,
@@ -188,8 +189,8 @@ pub struct JournalBearingParams {
     pub journal_radius: f64,
     /// Bearing radius R [m].
     pub bearing_radius: f64,
-    /// Contact stiffness K [N/m^1.5].
-    pub stiffness: f64,
+    /// The elastic force law of the contact.
+    pub law: StiffnessLaw,
     /// Coefficient of restitution.
     pub restitution: f64,
     /// Friction coefficient.

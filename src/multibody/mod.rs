@@ -16,5 +16,8 @@ pub mod system;
 
 pub use body::{Body, Point};
 pub use constraints::{Constraint, Driving, PrismaticGround, Revolute};
-pub use contact::{ClearanceJoint, ContactState, JournalBearing, hertz_stiffness};
+pub use contact::{
+    ClearanceJoint, ContactState, JournalBearing, StiffnessLaw, contact_modulus, hertz_stiffness,
+    line_contact_force,
+};
 pub use system::{Baumgarte, Dynamics, Formulation, Mechanism, MechanismError, Work};

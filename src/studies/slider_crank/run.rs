@@ -348,12 +348,12 @@ where
         ));
         scalars.push(Scalar::new(
             "hertz_penetration",
-            (force / params.stiffness).powf(2.0 / 3.0),
-            "(peak force / K)^(2/3): the deepest penetration the Hertz law allows at the peak force (at the deepest point delta' = 0, so F = K delta^1.5) [m]",
+            params.law.penetration(force),
+            "the deepest penetration the elastic law allows at the peak force (at the deepest point delta' = 0, so F = F_e(delta)): (F / K)^(2/3) for the point law, Johnson's delta(F) for the cylindrical one [m]",
         ));
         scalars.push(Scalar::new(
             "penetration_ratio",
-            depth / (force / params.stiffness).powf(2.0 / 3.0).max(1e-300),
+            depth / params.law.penetration(force).max(1e-300),
             "max_penetration / hertz_penetration [-]: at most 1",
         ));
         // The impacts' coefficient of restitution: separation over onset

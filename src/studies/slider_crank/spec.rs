@@ -14,7 +14,9 @@ use crate::error::InputError;
 use crate::harness::table::Table;
 use crate::models::slider_crank::{Drive, JournalBearingParams, SliderCrank};
 use crate::multibody::contact::REFERENCE_SPEED;
-use crate::multibody::{Baumgarte, Body, Formulation, hertz_stiffness};
+use crate::multibody::{
+    Baumgarte, Body, Formulation, StiffnessLaw, contact_modulus, hertz_stiffness,
+};
 
 /// The integration methods of this kind.
 pub const METHODS: [&str; 3] = ["rk4", "dopri5", "dopri5-fixed"];
@@ -78,6 +80,10 @@ struct JointToml {
     clearance: Option<f64>,
     #[serde(default)]
     stiffness: Option<f64>,
+    #[serde(default)]
+    stiffness_law: Option<String>,
+    #[serde(default)]
+    length: Option<f64>,
     #[serde(default)]
     youngs_modulus: Option<f64>,
     #[serde(default)]
@@ -610,6 +616,11 @@ fn parse_joint(ctx: &Ctx, j: &JointToml) -> Result<Joint, InputError> {
     }
 }
 
+/// The default bearing length L [m] of the cylindrical law: the source set
+/// gives none; 10 mm is L / D = 0.5 for the 20 mm bore, a usual proportion
+/// of a connecting rod's big end (experiments/README.md).
+pub(crate) const BEARING_LENGTH: f64 = 0.010;
+
 /// The journal-bearing data of `[study.joint]` (defaults: the
 /// Lopez-Lombardero et al. 2024 set: R = 10 mm, c = 0.05 mm, steel).
 fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, InputError> {
@@ -627,13 +638,40 @@ fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, Input
     if !(nu.is_finite() && (0.0..0.5).contains(&nu)) {
         return Err(ctx.err("joint.poisson", nu, "a Poisson ratio in [0, 0.5)"));
     }
-    let stiffness = match j.stiffness {
-        Some(k) => ctx.positive("joint.stiffness", k)?,
-        None if c > 0.0 => hertz_stiffness(bearing, bearing - c, e, nu),
-        None => {
+    // The bearing length: validated whatever the law (a sweep over the law
+    // shares it); 10 mm by default (experiments/README.md).
+    let length = ctx.positive("joint.length", j.length.unwrap_or(BEARING_LENGTH))?;
+    let law = match (j.stiffness_law.as_deref(), j.stiffness) {
+        // An explicit K is the point law's, as before the cylindrical law.
+        (None | Some("point"), Some(k)) => StiffnessLaw::Point {
+            stiffness: ctx.positive("joint.stiffness", k)?,
+        },
+        (Some("point"), None) if c > 0.0 => StiffnessLaw::Point {
+            stiffness: hertz_stiffness(bearing, bearing - c, e, nu),
+        },
+        (None | Some("cylindrical"), None) if c > 0.0 => StiffnessLaw::Cylindrical {
+            length,
+            modulus: contact_modulus(e, nu),
+            clearance: c,
+        },
+        (None | Some("point") | Some("cylindrical"), None) => {
             return Err(ctx.missing(
                 "joint.stiffness",
-                "a contact stiffness [N/m^1.5] when clearance = 0 (the Hertz formula divides by R - r)",
+                "a contact stiffness [N/m^1.5] (with stiffness_law = \"point\") when clearance = 0 (the Hertz formula divides by R - r, Johnson's line-contact law takes its logarithm)",
+            ));
+        }
+        (Some("cylindrical"), Some(k)) => {
+            return Err(ctx.err(
+                "joint.stiffness",
+                k,
+                "no value with stiffness_law = \"cylindrical\" (its force follows from joint.length, joint.youngs_modulus, joint.poisson and the clearance); a given K needs stiffness_law = \"point\"",
+            ));
+        }
+        (Some(other), _) => {
+            return Err(ctx.err(
+                "joint.stiffness_law",
+                format!("\"{other}\""),
+                "\"cylindrical\" (Johnson's line contact over the bearing length joint.length, the default) or \"point\" (sphere-in-sphere Hertz, F = K delta^1.5)",
             ));
         }
     };
@@ -652,7 +690,7 @@ fn parse_contact(ctx: &Ctx, j: &JointToml) -> Result<JournalBearingParams, Input
     Ok(JournalBearingParams {
         journal_radius: bearing - c,
         bearing_radius: bearing,
-        stiffness,
+        law,
         restitution,
         friction,
         friction_speed: ctx.positive("joint.friction_speed", j.friction_speed.unwrap_or(1e-4))?,

@@ -237,7 +237,7 @@ fn clearance_orders(
         x: Axis::log("radial clearance c = R - r [m]"),
         y: Axis::log("max |slider velocity - exact ideal kinematics| [m/s]"),
         series,
-        caption: "Slider-velocity error of the clearance-joint model against the exact kinematics of the ideal mechanism, as the clearance shrinks and the contact stiffness (Hertz, K ~ (R r / (R - r))^1/2) grows; the least-squares slope is in the legend.".into(),
+        caption: "Slider-velocity error of the clearance-joint model against the exact kinematics of the ideal mechanism, as the clearance shrinks (with the point law the contact stiffness grows, Hertz K ~ (R r / (R - r))^1/2; the line-contact law's depends on the clearance only through a logarithm); the least-squares slope is in the legend.".into(),
     });
 }
 
