@@ -733,8 +733,10 @@ mod tests {
         sys
     }
 
-    #[test]
-    fn adaptive_steps_grow_at_most_twofold_through_a_quiet_phase_and_an_impact() {
+    /// The falling mass from rest at q = 0 to t = 0.1 s with `stepping`
+    /// (NCP, c = 1e3): every accepted state (the start first) and the
+    /// counters.
+    fn fall(stepping: Stepping) -> (Vec<BdfState>, BdfStats) {
         let sys = falling_mass();
         let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("integrator");
         let start = BdfState {
@@ -744,17 +746,19 @@ mod tests {
             lambda: vec![0.0],
         };
         let mut states = vec![start.clone()];
-        bdf.integrate(
-            start,
-            0.1,
-            Stepping::Adaptive {
-                tolerance: 1e-6,
-                first_step: 1e-6,
-            },
-            100_000,
-            &mut |s| states.push(s.clone()),
-        )
+        bdf.integrate(start, 0.1, stepping, 1_000_000, &mut |s| {
+            states.push(s.clone())
+        })
         .expect("integrates");
+        (states, bdf.stats)
+    }
+
+    #[test]
+    fn adaptive_steps_grow_at_most_twofold_through_a_quiet_phase_and_an_impact() {
+        let (states, stats) = fall(Stepping::Adaptive {
+            tolerance: 1e-6,
+            first_step: 1e-6,
+        });
         let steps: Vec<f64> = states.windows(2).map(|w| w[1].t - w[0].t).collect();
         // The last step is cut to land on t_end; every other ratio is
         // bounded by the growth limit (the zero-stability bound of BDF2 is
@@ -769,7 +773,7 @@ mod tests {
         );
         // The impact, and re-closures at the Newton tolerance's level
         // (gaps of 1e-11 m) while the mass settles.
-        assert!(bdf.stats.restarts >= 1, "an impact");
+        assert!(stats.restarts >= 1, "an impact");
         let hit = states
             .iter()
             .position(|s| s.lambda[0] > 0.0)
@@ -801,25 +805,9 @@ mod tests {
     /// on (BDF2 without the restart left it at 0.35 m/s).
     #[test]
     fn ncp_impacts_are_plastic_at_every_step_and_order() {
-        let sys = falling_mass();
         for order in [1, 2] {
             for dt in [1e-3, 3e-4, 1e-4] {
-                let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("bdf");
-                let start = BdfState {
-                    t: 0.0,
-                    q: vec![0.0],
-                    v: vec![0.0],
-                    lambda: vec![0.0],
-                };
-                let mut states = vec![start.clone()];
-                bdf.integrate(
-                    start,
-                    0.1,
-                    Stepping::Fixed { dt, order },
-                    1_000_000,
-                    &mut |s| states.push(s.clone()),
-                )
-                .expect("integrates");
+                let (states, _) = fall(Stepping::Fixed { dt, order });
                 let first = states
                     .iter()
                     .position(|s| s.lambda[0] > 0.0)
