@@ -10,11 +10,17 @@
 //! Points are grouped by method and by the values of the other swept keys
 //! (a dt sweep crossed with a friction-law sweep gives one line per law).
 //!
-//! - Convergence order (step keys only): the least-squares slope p of
-//!   log e against log h, the smallest slope between consecutive h
-//!   (`order`, `order_min`), and the least-squares slope over the
-//!   [`FINEST`] smallest h alone (`order_finest`: the asymptotic range of a
-//!   sweep that starts with unresolved steps), per method and group.
+//! - Convergence order (step keys only), one estimator everywhere
+//!   ([`order_estimate`], issue 19): the least-squares slope p of log e
+//!   against log h over the [`FINEST`] finest levels (fewer when it holds
+//!   fewer) of the method's converged range ([`converged_range`], measured
+//!   reference order), per method and group (`order`; the legends and the
+//!   findings print it with the levels used). A method without a converged
+//!   range (e.g. a plateau then a drop) has no order: no `order` scalar,
+//!   and "no order" with the reason in the legend and the findings. Also
+//!   the smallest slope between consecutive h (`order_min`) and the
+//!   least-squares slope over the [`FINEST`] smallest h regardless of the
+//!   range (`order_finest`), study scalars for the checks.
 //! - Speed-up at equal accuracy: for a method and the baseline in the same
 //!   group, log(CPU) is interpolated linearly in log(error) along each
 //!   curve's Pareto front (the runs no other run of the method beats in
@@ -183,6 +189,105 @@ pub fn converged_range(
     finest_small: Option<bool>,
     nominal: Option<f64>,
 ) -> Result<Converged, String> {
+    converged_run(points, finest_small, nominal).map(|(c, _)| c)
+}
+
+/// The single estimator of a convergence order (issue 19, section 4):
+/// what every number called "order" in the findings and the legends is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderEstimate {
+    /// The least-squares slope of log e against log of the cost value over
+    /// the `k` finest levels of the method's converged range; Err: why
+    /// there is no order (no converged range, e.g. a plateau then a drop).
+    pub order: Result<f64, String>,
+    /// Levels the slope was fitted over (at most [`FINEST`]).
+    pub k: usize,
+    /// Cost values of the finest and the coarsest level used.
+    pub levels_used: (f64, f64),
+}
+
+impl OrderEstimate {
+    /// The findings' text: "order 1.02 (least-squares slope over the 3
+    /// finest levels, dt 1e-5 to 2.5e-6)", or "no order (why)".
+    pub fn describe(&self, parameter: &str) -> String {
+        match &self.order {
+            Ok(p) => format!(
+                "order {} (least-squares slope over the {} finest levels of the converged range, {parameter} {} to {})",
+                fixed2(*p),
+                self.k,
+                sig(self.levels_used.1),
+                sig(self.levels_used.0)
+            ),
+            Err(why) => format!("no order ({why})"),
+        }
+    }
+
+    /// The legends' text: "order 1.02 over the 3 finest", or "no order".
+    pub fn legend(&self) -> String {
+        match &self.order {
+            Ok(p) => format!("order {} over the {} finest", fixed2(*p), self.k),
+            Err(_) => "no order: no converged range".to_string(),
+        }
+    }
+}
+
+fn fixed2(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// The order of a method from its sweep points `(cost value, error)`:
+/// the least-squares slope of log e against log value over the finest
+/// k = [`FINEST`] levels (fewer when the range holds fewer) of its
+/// converged range ([`converged_range`], measured reference order). When
+/// there is no converged range (fewer than [`FINEST`] levels, a floor, or
+/// local orders that never agree: a plateau then a drop), there is no
+/// order, and the estimate says why.
+pub fn order_estimate(points: &[(f64, f64)], finest_small: Option<bool>) -> OrderEstimate {
+    match converged_run(points, finest_small, None) {
+        Ok((_, kept)) => {
+            let k = FINEST.min(kept.len());
+            let f = &kept[..k];
+            let (h, e): (Vec<f64>, Vec<f64>) = f.iter().copied().unzip();
+            let order = orders(&h, &e)
+                .map(|(p, _)| p)
+                .ok_or_else(|| "the levels have one cost value".to_string());
+            OrderEstimate {
+                order,
+                k,
+                levels_used: (f[0].0, f[k - 1].0),
+            }
+        }
+        Err(why) => OrderEstimate {
+            order: Err(format!("no converged range: {why}")),
+            k: 0,
+            levels_used: (f64::NAN, f64::NAN),
+        },
+    }
+}
+
+/// The order of the convergence line of `method` in `group`, from the
+/// study's work-precision rows (the points of its convergence figure):
+/// its cost key and the [`order_estimate`] the figure's legend shows.
+pub fn line_order(
+    rows: &[crate::harness::outcome::WorkPrecisionRow],
+    method: &str,
+    group: &str,
+) -> Option<(String, OrderEstimate)> {
+    let mine: Vec<_> = rows
+        .iter()
+        .filter(|r| r.method == method && r.group == group)
+        .collect();
+    let parameter = mine.first()?.parameter.clone();
+    let points: Vec<(f64, f64)> = mine.iter().map(|r| (r.value, r.error)).collect();
+    Some((parameter, order_estimate(&points, Some(true))))
+}
+
+/// [`converged_range`] and the kept levels, finest first.
+fn converged_run(
+    points: &[(f64, f64)],
+    finest_small: Option<bool>,
+    nominal: Option<f64>,
+) -> Result<(Converged, Vec<(f64, f64)>), String> {
     let mut pts: Vec<(f64, f64)> = points
         .iter()
         .copied()
@@ -249,14 +354,17 @@ pub fn converged_range(
         ));
     };
     let kept = &pts[a..=b + 1];
-    Ok(Converged {
-        order,
-        nominal: is_nominal,
-        lo: kept.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
-        hi: kept.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
-        kept: kept.len(),
-        levels: n,
-    })
+    Ok((
+        Converged {
+            order,
+            nominal: is_nominal,
+            lo: kept.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
+            hi: kept.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+            kept: kept.len(),
+            levels: n,
+        },
+        kept.to_vec(),
+    ))
 }
 
 /// The common converged range `(lo, hi)` and the speed-ups
@@ -544,7 +652,7 @@ fn convergence(out: &mut SweepAnalysis, lines: &[&Line], error_name: &str, error
         }
         let h: Vec<f64> = l.points.iter().map(|p| p.0).collect();
         let e: Vec<f64> = l.points.iter().map(|p| p.1).collect();
-        let Some((order, order_min)) = orders(&h, &e) else {
+        let Some((_, order_min)) = orders(&h, &e) else {
             continue;
         };
         let of = if l.group.is_empty() {
@@ -552,18 +660,22 @@ fn convergence(out: &mut SweepAnalysis, lines: &[&Line], error_name: &str, error
         } else {
             format!("{} ({})", l.method, l.group)
         };
-        out.scalars.push(StudyScalar {
-            scalar: Scalar::new(
-                "order",
-                order,
-                format!(
-                    "least-squares slope of log({error_name}) against log({}), {of}",
-                    l.parameter
+        let points: Vec<(f64, f64)> = h.iter().copied().zip(e.iter().copied()).collect();
+        let estimate = order_estimate(&points, Some(true));
+        if let Ok(order) = estimate.order {
+            out.scalars.push(StudyScalar {
+                scalar: Scalar::new(
+                    "order",
+                    order,
+                    format!(
+                        "least-squares slope of log({error_name}) against log({}) over the {FINEST} finest levels of the converged range (harness::sweep::order_estimate), {of}",
+                        l.parameter
+                    ),
                 ),
-            ),
-            method: Some(l.method.clone()),
-            group: l.group.clone(),
-        });
+                method: Some(l.method.clone()),
+                group: l.group.clone(),
+            });
+        }
         out.scalars.push(StudyScalar {
             scalar: Scalar::new(
                 "order_min",
@@ -594,7 +706,7 @@ fn convergence(out: &mut SweepAnalysis, lines: &[&Line], error_name: &str, error
             }
         }
         series.push(Series::new(
-            format!("{} (order {order:.2})", l.legend()),
+            format!("{} ({})", l.legend(), estimate.legend()),
             &h,
             &e,
             Style::LineMarkers,
@@ -611,7 +723,7 @@ fn convergence(out: &mut SweepAnalysis, lines: &[&Line], error_name: &str, error
         y: Axis::log(format!("{error_name}: {error_doc}")),
         series,
         caption: format!(
-            "The study's accuracy measure ({error_doc}) against the swept step {keys} (log-log), one line per method and group of cases; the least-squares order is in the legend."
+            "The study's accuracy measure ({error_doc}) against the swept step {keys} (log-log), one line per method and group of cases; the legend has the order: the least-squares slope over the {FINEST} finest levels of the method's converged range, or \"no order\" when it has none (e.g. a plateau then a drop)."
         ),
     });
 }
@@ -894,6 +1006,46 @@ mod tests {
             (3.2e-3, 0.5),
             (6.4e-3, 0.52),
         ]
+    }
+
+    #[test]
+    fn one_order_estimator_slope_and_no_order() {
+        // Exact second order over five levels: slope 2 over the 3 finest.
+        let pts: Vec<(f64, f64)> = (0..5)
+            .map(|i| {
+                let h = 1e-4 * 2f64.powi(i);
+                (h, 3.0 * h * h)
+            })
+            .collect();
+        let est = order_estimate(&pts, Some(true));
+        assert!((est.order.clone().unwrap() - 2.0).abs() < 1e-12, "{est:?}");
+        assert_eq!(est.k, FINEST);
+        assert_eq!(est.levels_used, (1e-4, 4e-4));
+        assert_eq!(est.legend(), "order 2.00 over the 3 finest");
+        assert_eq!(
+            est.describe("dt"),
+            "order 2.00 (least-squares slope over the 3 finest levels of the converged range, dt 4.00e-4 to 1.00e-4)"
+        );
+        // First order at fine steps after a pre-asymptotic plateau: the
+        // plateau is outside the converged range, so not in the slope.
+        let est = order_estimate(&plateau_method(), Some(true));
+        assert!((est.order.clone().unwrap() - 1.0).abs() < 1e-12, "{est:?}");
+        assert_eq!(est.levels_used, (1e-4, 4e-4));
+        // A plateau then a drop (local orders 8 and 2 at the finest end,
+        // 0 before): no asymptotic range, so no order, with the reason.
+        let drop: Vec<(f64, f64)> = [0, 8, 10, 10, 10]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (1e-4 * 2f64.powi(i as i32), 1e-6 * 2f64.powi(*p)))
+            .collect();
+        let est = order_estimate(&drop, Some(true));
+        let why = est.order.clone().unwrap_err();
+        assert!(why.contains("no converged range"), "{why}");
+        assert!(est.describe("dt").starts_with("no order ("), "{est:?}");
+        assert!(!est.legend().contains(char::is_numeric), "{}", est.legend());
+        // The full-sweep least-squares slope would have printed a number.
+        let (h, e): (Vec<f64>, Vec<f64>) = drop.into_iter().unzip();
+        assert!(orders(&h, &e).unwrap().0 > 1.0);
     }
 
     #[test]

@@ -150,43 +150,37 @@ pub fn findings(study: &StudyResult) -> Vec<String> {
         )
     });
     out.extend(speedup_findings(study).into_iter().map(|s| format!("{s}.")));
-    for name in ["order_finest", "order"] {
-        let orders: Vec<String> = study
-            .summary
-            .scalars
-            .iter()
-            .filter(|s| s.scalar.name == name && s.scalar.value.is_finite())
-            .map(|s| {
-                let group = if s.group.is_empty() {
-                    String::new()
-                } else {
-                    format!(" [{}]", s.group)
-                };
-                format!(
-                    "{}{group} {}",
-                    s.method.as_deref().unwrap_or("-"),
-                    sig(s.scalar.value)
-                )
-            })
-            .collect();
-        if !orders.is_empty() {
-            let what = if name == "order_finest" {
-                "over the finest steps"
-            } else {
-                "fitted over the sweep"
-            };
-            let shown = orders.len().min(6);
-            let more = if orders.len() > shown {
-                format!(" and {} more", orders.len() - shown)
-            } else {
+    // One estimator (harness::sweep::order_estimate) for every order: the
+    // convergence lines are those with an `order_min` scalar, and their
+    // points are the work-precision rows the figure's legend is fitted on.
+    let orders: Vec<String> = study
+        .summary
+        .scalars
+        .iter()
+        .filter(|s| s.scalar.name == "order_min")
+        .filter_map(|s| {
+            let method = s.method.as_deref()?;
+            let (parameter, est) =
+                crate::harness::sweep::line_order(&study.work_precision, method, &s.group)?;
+            let group = if s.group.is_empty() {
                 String::new()
+            } else {
+                format!(" [{}]", s.group)
             };
-            out.push(format!(
-                "Measured order of convergence ({what}): {}{more}.",
-                orders[..shown].join(", ")
-            ));
-            break;
-        }
+            Some(format!("{method}{group} {}", est.describe(&parameter)))
+        })
+        .collect();
+    if !orders.is_empty() {
+        let shown = orders.len().min(6);
+        let more = if orders.len() > shown {
+            format!(" and {} more", orders.len() - shown)
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "Measured order of convergence: {}{more}.",
+            orders[..shown].join("; ")
+        ));
     }
     // The largest error of each kind against its reference.
     let mut names: Vec<&str> = Vec::new();
