@@ -288,3 +288,136 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
         ))]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::spec::Sweep;
+    use crate::harness::study::{
+        CaseOutput, Coord, Measures, MethodOutput, MethodPlan, MethodResult, MethodRun, Scalar,
+        StudySummary, Timing,
+    };
+
+    fn run(label: &str, error: f64) -> MethodResult {
+        MethodResult {
+            plan: MethodPlan {
+                label: label.into(),
+                method: label.into(),
+                doc: String::new(),
+            },
+            outcome: Ok(MethodRun {
+                output: MethodOutput {
+                    scalars: vec![Scalar::new("err", error, "error")],
+                    ..MethodOutput::default()
+                },
+                timing: Timing {
+                    method: label.into(),
+                    wall_s: 1.0,
+                    cpu_s: 1.0,
+                    cpu_s_spread: 0.0,
+                    runs: 1,
+                    counters: vec![],
+                    stats: vec![],
+                },
+            }),
+        }
+    }
+
+    /// The convergence legend and the findings print the same order for
+    /// the same method (one estimator), and "no order" for a plateau then
+    /// a drop.
+    #[test]
+    fn legend_and_findings_print_the_same_order() {
+        let dts: Vec<f64> = (0..5).map(|i| 1e-4 * 2f64.powi(i)).collect();
+        // "second": e = dt^2 at the 4 finest, a pre-asymptotic coarsest
+        // level; "drop": a plateau at coarse steps, then a drop.
+        let drop = [0, 8, 10, 10, 10];
+        let cases: Vec<CaseOutput> = dts
+            .iter()
+            .zip(drop)
+            .enumerate()
+            .map(|(i, (dt, p))| CaseOutput {
+                name: format!("dt{i}"),
+                coords: vec![Coord {
+                    key: "integrator.dt".into(),
+                    label: "dt".into(),
+                    value: toml::Value::Float(*dt),
+                }],
+                methods: vec![
+                    run("second", if i == 4 { 1.0 } else { dt * dt }),
+                    run("drop", 1e-6 * 2f64.powi(p)),
+                ],
+                tables: vec![],
+                scalars: vec![],
+                reference_timings: vec![],
+                failures: vec![],
+            })
+            .collect();
+        let sweeps = vec![Sweep {
+            key: "integrator.dt".into(),
+            label: "dt".into(),
+            values: dts.iter().map(|d| toml::Value::Float(*d)).collect(),
+            zip: None,
+        }];
+        let measures = Measures {
+            error: Some(("err".into(), "error".into())),
+            cost_keys: vec!["integrator.dt".into()],
+            step_keys: vec!["integrator.dt".into()],
+            ..Measures::default()
+        };
+        let a = crate::harness::sweep::analyse(&sweeps, &measures, None, &cases, &|_, _| None);
+        let study = StudyResult {
+            name: "orders".into(),
+            kind: "gap-system".into(),
+            description: String::new(),
+            reproduces: String::new(),
+            parameters: vec![],
+            file: "x.toml".into(),
+            baseline: None,
+            cases,
+            summary: StudySummary {
+                scalars: a.scalars.clone(),
+                figures: a.figures.clone(),
+                ..StudySummary::default()
+            },
+            work_precision: a.work_precision.clone(),
+            speedups: vec![],
+            speedup_ranges: vec![],
+            checks: vec![],
+            counter_docs: vec![],
+        };
+        let fig = a.figures.iter().find(|f| f.name == "convergence").unwrap();
+        let legend = |m: &str| {
+            fig.series
+                .iter()
+                .find(|s| s.label.starts_with(&format!("{m} (")))
+                .unwrap()
+                .label
+                .clone()
+        };
+        assert_eq!(legend("second"), "second (order 2.00 over the 3 finest)");
+        assert_eq!(legend("drop"), "drop (no order: no converged range)");
+        let order = findings(&study)
+            .into_iter()
+            .find(|f| f.starts_with("Measured order"))
+            .unwrap();
+        assert!(
+            order.contains("second order 2.00 (least-squares slope over the 3 finest levels of the converged range, integrator.dt 4.00e-4 to 1.00e-4)"),
+            "{order}"
+        );
+        assert!(
+            order.contains("drop no order (no converged range:"),
+            "{order}"
+        );
+        // The study scalar is the same number; none without an order.
+        let scalar = |m: &str| {
+            a.scalars
+                .iter()
+                .find(|s| s.scalar.name == "order" && s.method.as_deref() == Some(m))
+                .map(|s| s.scalar.value)
+        };
+        assert_eq!(format!("{:.2}", scalar("second").unwrap()), "2.00");
+        assert!(scalar("drop").is_none());
+        assert!(headline(&study).starts_with("Measured order of convergence: second order 2.00"));
+    }
+}
