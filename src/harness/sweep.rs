@@ -257,8 +257,8 @@ pub fn order_estimate(points: &[(f64, f64)], finest_small: Option<bool>) -> Orde
                 levels_used: (f[0].0, f[k - 1].0),
             }
         }
-        Err(why) => OrderEstimate {
-            order: Err(format!("no converged range: {why}")),
+        Err(_) => OrderEstimate {
+            order: Err(no_order_reason(points, finest_small)),
             k: 0,
             levels_used: (f64::NAN, f64::NAN),
         },
@@ -280,6 +280,35 @@ pub fn line_order(
     let parameter = mine.first()?.parameter.clone();
     let points: Vec<(f64, f64)> = mine.iter().map(|r| (r.value, r.error)).collect();
     Some((parameter, order_estimate(&points, Some(true))))
+}
+
+/// Why a sweep has no order, naming no number an order: its levels and
+/// the local slopes between consecutive ones, finest first.
+fn no_order_reason(points: &[(f64, f64)], finest_small: Option<bool>) -> String {
+    let mut pts: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(v, e)| *v > 0.0 && *e > 0.0 && v.is_finite() && e.is_finite())
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let n = pts.len();
+    if n < FINEST {
+        return format!(
+            "no converged range: {n} level(s), and a slope over fewer than {FINEST} levels cannot be told from a pre-asymptotic one"
+        );
+    }
+    if !finest_small.unwrap_or(pts[0].1 <= pts[n - 1].1) {
+        pts.reverse();
+    }
+    let local: Vec<String> = pts
+        .windows(2)
+        .map(|w| sig((w[1].1.ln() - w[0].1.ln()) / (w[1].0.ln() - w[0].0.ln())))
+        .collect();
+    format!(
+        "no converged range: the local slopes between consecutive levels, finest first, are {}; no two consecutive ones lie within {} % of the fit over the {FINEST} finest levels, or that fit is below {MIN_ORDER} (a plateau then a drop, or a floor)",
+        local.join(", "),
+        ASYMPTOTIC_TOLERANCE * 100.0
+    )
 }
 
 /// [`converged_range`] and the kept levels, finest first.
