@@ -305,7 +305,7 @@ fn no_order_reason(points: &[(f64, f64)], finest_small: Option<bool>) -> String 
         .map(|w| sig((w[1].1.ln() - w[0].1.ln()) / (w[1].0.ln() - w[0].0.ln())))
         .collect();
     format!(
-        "no converged range: the local slopes between consecutive levels, finest first, are {}; no two consecutive ones lie within {} % of the fit over the {FINEST} finest levels, or that fit is below {MIN_ORDER} (a plateau then a drop, or a floor)",
+        "no converged range: the local slopes between consecutive levels, finest first, are {}, and no two consecutive ones lie within {} % of the fit over the {FINEST} finest levels, or that fit is below {MIN_ORDER} (a plateau then a drop, or a floor)",
         local.join(", "),
         ASYMPTOTIC_TOLERANCE * 100.0
     )
