@@ -243,21 +243,19 @@ impl Study for ValveSpringStudy {
         let table = |what: &str| {
             reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
         };
-        let w = (cfg.error_window / cfg.output_interval).round() as usize;
-        let window = cfg.error_window;
+        let measure = run::WindowMeasure {
+            column: "seat_force",
+            quantity: "seat force",
+            intervals: (cfg.error_window / cfg.output_interval).round() as usize,
+            window: cfg.error_window,
+        };
         if let Some(ncp) = table("reference") {
             for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
-                let penalty = matches!(config.contact, ContactModel::Penalty { .. });
-                let own_name = penalty_reference_name(&label);
-                let (own, own_doc) = if penalty {
-                    match table(&own_name) {
-                        Some(t) => (t, "its own converged penalty reference"),
-                        None => continue,
-                    }
-                } else {
-                    (ncp, "the fine NCP reference")
+                let Some((own, own_doc)) = run::own_reference(&label, config.contact, ncp, table)
+                else {
+                    continue;
                 };
                 let d = curve_difference(&run.output.series, own, "seat_force", None).map_err(
                     |message| SolverError::Other {
@@ -270,30 +268,14 @@ impl Study for ValveSpringStudy {
                     d.max_abs,
                     format!("max |seat force - {own_doc}| over the output intervals' means [N]"),
                 ));
-                let (Some(a), Some(b), Some(n)) = (
-                    run.output.series.values("seat_force"),
-                    own.values("seat_force"),
-                    ncp.values("seat_force"),
-                ) else {
-                    continue;
-                };
-                run.output.scalars.push(Scalar::new(
-                    "max_error_seat_force",
-                    run::window_error(a, b, w),
-                    format!("discretisation error: max over windows of {window} s of |mean seat force - mean of {own_doc}| (the same model) [N]"),
-                ));
-                run.output.scalars.push(Scalar::new(
-                    "error_vs_ncp_seat_force",
-                    run::window_error(a, n, w),
-                    format!("max over windows of {window} s of |mean seat force - mean of the fine NCP reference| (discretisation error and model gap) [N]"),
-                ));
-                if penalty {
-                    run.output.scalars.push(Scalar::new(
-                        "model_gap_seat_force",
-                        run::window_error(b, n, w),
-                        format!("model gap: max over windows of {window} s of |mean of the converged penalty reference - mean of the fine NCP reference| [N]"),
-                    ));
-                }
+                let errors = run::like_for_like_errors(
+                    &run.output.series,
+                    (own, own_doc),
+                    ncp,
+                    config.contact,
+                    &measure,
+                );
+                run.output.scalars.extend(errors);
             }
         }
         let sp = &cfg.spring;

@@ -91,6 +91,85 @@ pub fn interval_means(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
     out
 }
 
+/// What a window-mean error measures: the series column, its name in the
+/// docs, and the windows (`intervals` output intervals of `window` s).
+pub struct WindowMeasure<'a> {
+    /// The series column (`seat_force`, `spring_seat_force`).
+    pub column: &'a str,
+    /// The quantity in words (`seat force`).
+    pub quantity: &'a str,
+    /// Output intervals per window.
+    pub intervals: usize,
+    /// The window [s].
+    pub window: f64,
+}
+
+/// The converged reference a method is measured against (like for like):
+/// the fine NCP run `ncp` for an NCP method, its own `reference-<label>`
+/// table (the same penalty model converged) for a penalty method, with the
+/// words that describe it; None for a penalty method without its table.
+pub fn own_reference<'a>(
+    label: &str,
+    contact: ContactModel,
+    ncp: &'a Table,
+    table: impl Fn(&str) -> Option<&'a Table>,
+) -> Option<(&'a Table, &'static str)> {
+    match contact {
+        ContactModel::Ncp { .. } => Some((ncp, "the fine NCP reference")),
+        ContactModel::Penalty { .. } => {
+            table(&crate::studies::valve_spring::penalty_reference_name(label))
+                .map(|t| (t, "its own converged penalty reference"))
+        }
+    }
+}
+
+/// A run's window-mean errors of `m.column`: `max_error_<column>` against
+/// `own` (its discretisation error: the same model converged),
+/// `error_vs_ncp_<column>` against the fine NCP run (discretisation error
+/// and model gap) and, for a penalty method, `model_gap_<column>` (its
+/// converged reference against the NCP one). Empty when a column is
+/// missing.
+pub fn like_for_like_errors(
+    series: &Table,
+    (own, own_doc): (&Table, &str),
+    ncp: &Table,
+    contact: ContactModel,
+    m: &WindowMeasure,
+) -> Vec<Scalar> {
+    let (Some(a), Some(b), Some(n)) = (
+        series.values(m.column),
+        own.values(m.column),
+        ncp.values(m.column),
+    ) else {
+        return Vec::new();
+    };
+    let (column, quantity, window, w) = (m.column, m.quantity, m.window, m.intervals);
+    let mut scalars = vec![
+        Scalar::new(
+            format!("max_error_{column}"),
+            window_error(a, b, w),
+            format!(
+                "discretisation error: max over windows of {window} s of |mean {quantity} - mean of {own_doc}| (the same model) [N]"
+            ),
+        ),
+        Scalar::new(
+            format!("error_vs_ncp_{column}"),
+            window_error(a, n, w),
+            format!(
+                "max over windows of {window} s of |mean {quantity} - mean of the fine NCP reference| (discretisation error and model gap) [N]"
+            ),
+        ),
+    ];
+    if matches!(contact, ContactModel::Penalty { .. }) {
+        scalars.push(Scalar::new(
+            format!("model_gap_{column}"),
+            window_error(b, n, w),
+            format!("model gap: max over windows of {window} s of |mean of the converged penalty reference - mean of the fine NCP reference| [N]"),
+        ));
+    }
+    scalars
+}
+
 /// max over consecutive windows of `w` samples of |mean(a) - mean(b)|
 /// (the first sample, t = 0, left out).
 pub fn window_error(a: &[f64], b: &[f64], w: usize) -> f64 {

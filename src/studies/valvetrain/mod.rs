@@ -275,42 +275,26 @@ impl Study for ValvetrainStudy {
             reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
         };
         if let Some(ncp) = table("reference") {
-            let w = (cfg.error_window / cfg.output_interval()).round().max(1.0) as usize;
-            let window = cfg.error_window;
-            let error = crate::studies::valve_spring::run::window_error;
+            use crate::studies::valve_spring::run as vs;
+            let measure = vs::WindowMeasure {
+                column: "spring_seat_force",
+                quantity: "spring-seat force",
+                intervals: (cfg.error_window / cfg.output_interval()).round().max(1.0) as usize,
+                window: cfg.error_window,
+            };
             for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let Ok(run) = &mut m.outcome else { continue };
-                let penalty = matches!(config.contact, ContactModel::Penalty { .. });
-                let own_name = crate::studies::valve_spring::penalty_reference_name(&config.label);
-                let (own, own_doc) = match (penalty, table(&own_name)) {
-                    (true, Some(t)) => (t, "its own converged penalty reference"),
-                    (true, None) => continue,
-                    (false, _) => (ncp, "the fine NCP reference"),
-                };
-                let (Some(a), Some(b), Some(n)) = (
-                    run.output.series.values("spring_seat_force"),
-                    own.values("spring_seat_force"),
-                    ncp.values("spring_seat_force"),
-                ) else {
+                let Some(own) = vs::own_reference(&config.label, config.contact, ncp, table) else {
                     continue;
                 };
-                run.output.scalars.push(Scalar::new(
-                    "max_error_spring_seat_force",
-                    error(a, b, w),
-                    format!("discretisation error: max over windows of {window} s of |mean spring-seat force - mean of {own_doc}| (the same model) [N]"),
-                ));
-                run.output.scalars.push(Scalar::new(
-                    "error_vs_ncp_spring_seat_force",
-                    error(a, n, w),
-                    format!("max over windows of {window} s of |mean spring-seat force - mean of the fine NCP reference| (discretisation error and model gap) [N]"),
-                ));
-                if penalty {
-                    run.output.scalars.push(Scalar::new(
-                        "model_gap_spring_seat_force",
-                        error(b, n, w),
-                        format!("model gap: max over windows of {window} s of |mean of the converged penalty reference - mean of the fine NCP reference| [N]"),
-                    ));
-                }
+                let errors = vs::like_for_like_errors(
+                    &run.output.series,
+                    own,
+                    ncp,
+                    config.contact,
+                    &measure,
+                );
+                run.output.scalars.extend(errors);
             }
         }
         let fail = |message: String| SolverError::Other {
