@@ -2,6 +2,9 @@
 //! the file, key, value and what is allowed, `lcp solve` JSON, and a full
 //! run of the quick suite with byte-identical reruns.
 
+mod common;
+// A minimal valid SDOF study; `patch` edits it into an invalid one.
+use common::SDOF_SPEC as SDOF;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -43,33 +46,6 @@ fn csv_fields(line: &str) -> Vec<String> {
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
-
-/// A minimal valid SDOF study; `patch` edits it into an invalid one.
-const SDOF: &str = r#"
-[[study]]
-name = "tiny"
-kind = "gap-system"
-[study.system]
-mass = [[1.0]]
-damping = [[0.05]]
-stiffness = [[1.0]]
-[[study.system.gaps]]
-direction = [1.0]
-gap = 0.5
-stiffness = 4.0
-[study.excitation]
-amplitude = [1.0]
-omega = 0.8
-[study.initial]
-x = [0.0]
-v = [0.0]
-[study.integrator]
-method = "newmark-lcp"
-dt = 0.01
-t_end = 2.0
-alpha_b = 0.0
-lcp_solver = "lemke"
-"#;
 
 fn bad_spec(replace: &str, with: &str) -> (tempfile::TempDir, Output) {
     assert!(

@@ -2,36 +2,12 @@
 //! (`reference.same_scheme`) gives agreement scalars, not errors.
 
 mod common;
+use common::SDOF_SPEC as SPEC;
 use common::{run_in, stderr};
 
-const SPEC: &str = r#"
-[[study]]
-name = "gap"
-kind = "gap-system"
-[study.system]
-mass = [[1.0]]
-damping = [[0.05]]
-stiffness = [[1.0]]
-[[study.system.gaps]]
-direction = [1.0]
-gap = 0.5
-stiffness = 4.0
-[study.excitation]
-amplitude = [1.0]
-omega = 0.8
-[study.initial]
-x = [0.0]
-v = [0.0]
-[study.integrator]
-method = "newmark-lcp"
-dt = 0.01
-t_end = 5.0
-lcp_solver = "lemke"
-"#;
-
-/// The header of `out/gap/summary.csv`.
+/// The header of `out/tiny/summary.csv`.
 fn summary_header(dir: &std::path::Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("out/gap/summary.csv")).expect("summary.csv");
+    let text = std::fs::read_to_string(dir.join("out/tiny/summary.csv")).expect("summary.csv");
     text.lines()
         .next()
         .expect("header")
@@ -54,7 +30,7 @@ fn a_same_scheme_peer_measures_agreement_not_error() {
     .expect("write");
     let out = run_in(d, &["s.toml", "--out", "first", "--report", "rep"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    std::fs::copy(d.join("first/gap/gap.csv"), d.join("peer.csv")).expect("copy");
+    std::fs::copy(d.join("first/tiny/tiny.csv"), d.join("peer.csv")).expect("copy");
 
     let with = |same: &str| {
         format!("{SPEC}[study.reference]\nmethod = \"file\"\nfile = \"peer.csv\"\n{same}")
@@ -68,7 +44,7 @@ fn a_same_scheme_peer_measures_agreement_not_error() {
         !header.iter().any(|h| h.starts_with("max_error")),
         "{header:?}"
     );
-    let readme = std::fs::read_to_string(d.join("out/gap/README.md")).expect("README");
+    let readme = std::fs::read_to_string(d.join("out/tiny/README.md")).expect("README");
     assert!(readme.contains("agreement with peer.csv"), "{readme}");
 
     std::fs::write(d.join("s.toml"), with("")).expect("write");

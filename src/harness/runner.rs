@@ -177,10 +177,21 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
     let mut planned: Vec<(usize, usize, Job)> = Vec::new();
+    // Cases whose reference equals an earlier case's (same reference key)
+    // take that case's reference: (study, case) -> the case that runs it.
+    let mut shared_reference: Vec<((usize, usize), usize)> = Vec::new();
     for (s, p) in plan.iter().enumerate() {
+        let mut keys: Vec<(String, usize)> = Vec::new();
         for c in 0..p.spec.cases.len() {
             if p.study.has_reference(c) {
-                planned.push((s, c, Job::Reference));
+                let key = p.study.reference_key(c);
+                match key.as_ref().and_then(|k| keys.iter().find(|(q, _)| q == k)) {
+                    Some(&(_, first)) => shared_reference.push(((s, c), first)),
+                    None => {
+                        keys.extend(key.map(|k| (k, c)));
+                        planned.push((s, c, Job::Reference));
+                    }
+                }
             }
             planned.extend((0..p.methods[c].len()).map(|m| (s, c, Job::Method(m))));
         }
@@ -289,6 +300,9 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             (Job::Method(m), JobResult::Method(r)) => per_case[s][c].1[m] = Some(*r),
             _ => unreachable!("a job's result matches its kind"),
         }
+    }
+    for ((s, c), first) in shared_reference {
+        per_case[s][c].0 = per_case[s][first].0.clone();
     }
     plan.iter()
         .zip(per_case)

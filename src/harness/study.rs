@@ -398,6 +398,14 @@ pub trait Study: Send + Sync {
         false
     }
 
+    /// A key naming everything case `case`'s reference depends on: cases
+    /// of the study with equal keys have equal references, computed once
+    /// (a sweep over a method's step or tolerance leaves the reference as
+    /// it is). None (the default): the case's reference is its own job.
+    fn reference_key(&self, _case: usize) -> Option<String> {
+        None
+    }
+
     /// Computes the reference of case `case`.
     fn run_reference(
         &self,

@@ -117,3 +117,31 @@ law = "tanh"
 static = 0.1
 sharpness = 1.0e3
 "#;
+
+/// A minimal valid SDOF gap-system study (`tiny`, Newmark-LCP with Lemke
+/// to t = 2 s): the tests edit it.
+pub const SDOF_SPEC: &str = r#"
+[[study]]
+name = "tiny"
+kind = "gap-system"
+[study.system]
+mass = [[1.0]]
+damping = [[0.05]]
+stiffness = [[1.0]]
+[[study.system.gaps]]
+direction = [1.0]
+gap = 0.5
+stiffness = 4.0
+[study.excitation]
+amplitude = [1.0]
+omega = 0.8
+[study.initial]
+x = [0.0]
+v = [0.0]
+[study.integrator]
+method = "newmark-lcp"
+dt = 0.01
+t_end = 2.0
+alpha_b = 0.0
+lcp_solver = "lemke"
+"#;

@@ -177,6 +177,33 @@ impl Study for ValveSpringStudy {
         true
     }
 
+    /// What `run_reference` reads: the spring, the cam, the run's span,
+    /// sampling and step bound, the statics, the fine NCP step, and the
+    /// penalty methods with their tolerance (not the methods' own steps).
+    fn reference_key(&self, case: usize) -> Option<String> {
+        let c = &self.cases[case];
+        let penalty: Vec<(&str, ContactModel)> = c
+            .methods
+            .iter()
+            .filter(|m| matches!(m.contact, ContactModel::Penalty { .. }))
+            .map(|m| (m.label.as_str(), m.contact))
+            .collect();
+        Some(format!(
+            "{:?}",
+            (
+                &c.spring,
+                &c.cam,
+                c.t_end,
+                c.output_interval,
+                c.max_steps,
+                c.statics,
+                c.reference_dt,
+                c.reference_penalty_tolerance,
+                penalty
+            )
+        ))
+    }
+
     /// The fine NCP run and the quasi-static curve.
     fn run_reference(
         &self,

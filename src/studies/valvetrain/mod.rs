@@ -210,6 +210,34 @@ impl Study for ValvetrainStudy {
         self.cases[case].reference_dt.is_some()
     }
 
+    /// What `run_reference` reads: the valvetrain, spring and cam, the
+    /// revolutions, sampling and step bound, the fine NCP step, and the
+    /// penalty methods (spring model, contact) with their tolerance (not
+    /// the methods' own steps).
+    fn reference_key(&self, case: usize) -> Option<String> {
+        let c = &self.cases[case];
+        let penalty: Vec<_> = c
+            .methods
+            .iter()
+            .filter(|m| matches!(m.contact, ContactModel::Penalty { .. }))
+            .map(|m| (m.label.as_str(), m.model, m.contact))
+            .collect();
+        Some(format!(
+            "{:?}",
+            (
+                &c.train,
+                &c.spring,
+                &c.cam,
+                c.revolutions,
+                c.samples_per_revolution,
+                c.max_steps,
+                c.reference_dt,
+                c.reference_penalty_tolerance,
+                penalty
+            )
+        ))
+    }
+
     fn run_reference(
         &self,
         case: usize,
