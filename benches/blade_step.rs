@@ -14,11 +14,11 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use contact_harness::contact::friction::{Adams, AnsysExponential, FrictionLaw, Tanh};
-use contact_harness::integrators::problem::FirstOrderOde;
 use contact_harness::integrators::rk::Dopri5;
 use contact_harness::models::blades::{
     BladeOde, BladePair, BladePairParams, MoreauState, MoreauStepper,
 };
+use contact_harness::problem::FirstOrderOde;
 
 const DT: f64 = 1e-6;
 

@@ -12,7 +12,8 @@ use contact_harness::integrators::newmark::{
     self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepSolver, Stepper,
 };
 use contact_harness::lcp::{self, LcpOptions, LcpSolverKind};
-use contact_harness::models::gap_system::{Chain, GapSystem, Harmonic};
+use contact_harness::models::gap_system::Chain;
+use contact_harness::problem::{GapSystem, Harmonic};
 
 const N: usize = 1000;
 const WARMUP_STEPS: usize = 150;

@@ -15,10 +15,10 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::{Const, DimMin};
 
-use contact_harness::integrators::problem::FirstOrderOde;
 use contact_harness::integrators::rk::{Dopri5, Rk4};
 use contact_harness::models::slider_crank::{Drive, JournalBearingParams, SliderCrank};
 use contact_harness::multibody::{Body, Formulation, Mechanism};
+use contact_harness::problem::FirstOrderOde;
 
 const OMEGA: f64 = 523.6;
 const PHI: f64 = 1.0;

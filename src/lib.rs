@@ -11,5 +11,6 @@ pub mod integrators;
 pub mod lcp;
 pub mod models;
 pub mod multibody;
+pub mod problem;
 pub mod sparse;
 pub mod studies;

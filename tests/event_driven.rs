@@ -9,7 +9,8 @@ use std::time::Instant;
 use contact_harness::integrators::event_driven::{
     EventDrivenOptions, periodic_orbit, simulate, steady_state, subharmonic_orbit,
 };
-use contact_harness::models::gap_system::{GapSprings, GapSystem, Harmonic, csr_from_rows};
+use contact_harness::problem::{GapSprings, GapSystem, Harmonic};
+use contact_harness::sparse::csr_from_rows;
 
 fn system(
     mass: &[&[f64]],

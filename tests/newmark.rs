@@ -6,9 +6,8 @@ use contact_harness::integrators::newmark::{
     self, DenseLcpStep, NewmarkParams, Recording, StepSolver, Trajectory,
 };
 use contact_harness::lcp::{LcpOptions, LcpSolverKind};
-use contact_harness::models::gap_system::{
-    GapSprings, GapSystem, Harmonic, csr_from_rows, to_dense,
-};
+use contact_harness::problem::{GapSprings, GapSystem, Harmonic};
+use contact_harness::sparse::{csr_from_rows, to_dense};
 use nalgebra::DVector;
 
 fn sdof(c: f64, gap: Option<(f64, f64)>, f: f64, omega: f64) -> GapSystem {

@@ -27,7 +27,7 @@ mod roots;
 use nalgebra::DVector;
 
 use crate::error::SolverError;
-use crate::models::gap_system::GapSystem;
+use crate::problem::GapSystem;
 
 use engine::{Engine, Segment, SegmentObserver};
 use regime::PreparedSystem;

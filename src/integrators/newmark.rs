@@ -32,9 +32,10 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::SolverError;
 use crate::lcp::{self, Lcp, LcpOptions, LcpSolverKind, LcpStatus};
-use crate::models::gap_system::{GapSystem, to_dense};
+use crate::problem::GapSystem;
 use crate::sparse::csr::Csr;
 use crate::sparse::obstacle::{ObstacleParams, ObstacleSystem};
+use crate::sparse::to_dense;
 
 /// Parameters of a Bossak-Newmark run.
 #[derive(Debug, Clone, PartialEq)]

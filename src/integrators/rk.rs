@@ -5,7 +5,7 @@
 //! Norsett & Wanner II.4 and II.5, the code DOPRI5), fixed-step or with
 //! error control.
 
-use crate::integrators::problem::FirstOrderOde;
+use crate::problem::FirstOrderOde;
 
 /// Work arrays of the classical RK4 step (no allocation per step).
 pub struct Rk4 {
@@ -352,8 +352,8 @@ fn step_factor(err: f64, after_rejection: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integrators::problem::{AsFirstOrder, SecondOrderSystem};
-    use crate::models::gap_system::{GapSprings, GapSystem, Harmonic, csr_from_rows};
+    use crate::problem::{AsFirstOrder, GapSprings, GapSystem, Harmonic, SecondOrderSystem};
+    use crate::sparse::csr_from_rows;
 
     fn oscillator(gap_stiffness: Option<f64>) -> GapSystem {
         let (directions, gaps, stiffness) = match gap_stiffness {

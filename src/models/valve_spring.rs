@@ -32,7 +32,7 @@
 
 use std::f64::consts::PI;
 
-use crate::integrators::linear_contact::{ContactSystem, GapRow};
+use crate::problem::{ContactSystem, GapRow, PrescribedMotion};
 
 /// The spring's data (SI units).
 #[derive(Debug, Clone, PartialEq)]
@@ -149,6 +149,13 @@ impl CamLift {
         let w = 2.0 * PI * self.cam_speed;
         let (h, hd, hdd) = self.at(theta / w);
         (h, hd / w, hdd / (w * w))
+    }
+}
+
+/// The cam lift as a driver of a [`ContactSystem`]: s = h(t).
+impl PrescribedMotion for CamLift {
+    fn at(&self, t: f64) -> (f64, f64, f64) {
+        CamLift::at(self, t)
     }
 }
 

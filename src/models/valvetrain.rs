@@ -30,8 +30,8 @@
 use std::f64::consts::PI;
 
 use crate::integrators::bdf_contact::BdfState;
-use crate::integrators::linear_contact::{ContactSystem, GapRow};
 use crate::models::valve_spring::{CamLift, RetainerMotion, Spring};
+use crate::problem::{ContactSystem, GapRow};
 
 /// The valvetrain's own data (SI units).
 #[derive(Debug, Clone, PartialEq)]

@@ -26,10 +26,10 @@ use std::time::Instant;
 
 use nalgebra::{Const, DimMin, SMatrix, SVector};
 
-use crate::integrators::problem::FirstOrderOde;
 use crate::multibody::body::Body;
 use crate::multibody::constraints::Constraint;
 use crate::multibody::contact::{ClearanceJoint, ContactState};
+use crate::problem::FirstOrderOde;
 
 /// How the accelerations are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,11 +21,16 @@
 //! one factorization per step (two when the active set changes). A
 //! non-symmetric A is factored by LU and globalised on the residual norm;
 //! every solution is graded by its residual (see `obstacle`).
+//! [`convert`] turns nested row arrays into CSR and sparse matrices into
+//! dense copies.
 
+pub mod convert;
 pub mod csr;
 pub mod llt;
 pub mod lu;
 pub mod obstacle;
+
+pub use convert::{csr_from_rows, to_dense};
 
 use llt::SparseError;
 

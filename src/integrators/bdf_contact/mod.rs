@@ -89,7 +89,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::integrators::linear_contact::ContactSystem;
+use crate::problem::ContactSystem;
 use crate::sparse::lu::SparseLu;
 
 /// Largest ratio of one accepted step to the previous one (adaptive runs).

@@ -2,7 +2,7 @@
 //! impacts, displacement-scaled error control, redundant contacts.
 
 use super::*;
-use crate::integrators::linear_contact::GapRow;
+use crate::problem::GapRow;
 
 /// A unit mass falls under a 10 N load from 10 mm above a stop: a quiet
 /// phase that BDF2 integrates exactly (the motion is quadratic, so the

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::SolverError;
-use crate::models::gap_system::GapSystem;
+use crate::problem::GapSystem;
 
 use super::crossing::{Crossing, Span, first_upcrossing};
 use super::regime::{PreparedSystem, Regime};

@@ -18,7 +18,7 @@
 use nalgebra::{DMatrix, DVector, Schur};
 
 use crate::error::SolverError;
-use crate::models::gap_system::GapSystem;
+use crate::problem::GapSystem;
 
 use super::crossing::{Span, first_upcrossing};
 use super::engine::{Engine, NoObserver, Segment, SegmentObserver};

@@ -24,7 +24,8 @@
 use nalgebra::{DMatrix, DVector, Schur};
 
 use crate::error::SolverError;
-use crate::models::gap_system::{GapSystem, to_dense};
+use crate::problem::GapSystem;
+use crate::sparse::to_dense;
 
 use super::METHOD;
 
@@ -320,7 +321,8 @@ impl Regime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::gap_system::{GapSprings, Harmonic, csr_from_rows};
+    use crate::problem::{GapSprings, Harmonic};
+    use crate::sparse::csr_from_rows;
 
     fn two_dof() -> GapSystem {
         GapSystem {

@@ -13,12 +13,12 @@
 //! acts as -N f(|c|) c/|c| with 0 at c = 0, without a sticking limit (the
 //! seed's computation). M (consistent, banded) is factored once; an
 //! evaluation allocates nothing (scratch in a RefCell, as
-//! `integrators::problem::AsFirstOrder`).
+//! `problem::AsFirstOrder`).
 
 use super::BladePair;
 use super::contact::ContactTotals;
 use crate::contact::friction::FrictionLaw;
-use crate::integrators::problem::FirstOrderOde;
+use crate::problem::FirstOrderOde;
 use std::cell::{Cell, RefCell};
 
 /// Index offsets of the work terms after (q, v): friction, damping, load.

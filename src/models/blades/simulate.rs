@@ -8,8 +8,8 @@ use super::beam::{V, W};
 use super::ode::{BladeOde, DAMPING_WORK, FRICTION_WORK, LOAD_WORK};
 use super::stepper::{MoreauState, MoreauStepper};
 use crate::contact::friction::FrictionLaw;
-use crate::integrators::problem::FirstOrderOde;
 use crate::integrators::rk::{Dopri5, Dopri5Error, Rk4, Tolerances};
+use crate::problem::FirstOrderOde;
 
 /// How to integrate.
 #[derive(Debug, Clone, Copy, PartialEq)]

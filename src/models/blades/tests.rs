@@ -189,8 +189,8 @@ fn frictionless_static_equilibrium() {
 /// accepted steps.
 #[test]
 fn energy_balance_dopri5() {
-    use crate::integrators::problem::FirstOrderOde;
     use crate::integrators::rk::{Dopri5, Tolerances};
+    use crate::problem::FirstOrderOde;
     let m = BladePair::new(&BladePairParams::default()).expect("model");
     let n = m.dofs();
     let ode = BladeOde::new(&m, tanh(2e4));

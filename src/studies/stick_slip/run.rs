@@ -13,9 +13,9 @@ use crate::contact::friction::{FrictionLaw, LawClass, LuGre};
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::problem::FirstOrderOde;
 use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
 use crate::models::belt::Belt;
+use crate::problem::FirstOrderOde;
 use crate::studies::stick_slip::cycles::CycleTracker;
 use crate::studies::stick_slip::spec::{BeltLaw, CaseConfig, Integrator, MethodConfig};
 

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::integrators::newmark::Recording;
 use crate::lcp::{LcpOptions, LcpSolverKind};
-use crate::models::gap_system::GapSystem;
+use crate::problem::GapSystem;
 
 mod memory;
 mod system;

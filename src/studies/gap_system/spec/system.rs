@@ -6,7 +6,9 @@ use sprs::TriMat;
 
 use super::{Ctx, square, vector};
 use crate::error::InputError;
-use crate::models::gap_system::{Chain, GapSprings, GapSystem, Harmonic, csr_from_rows, to_dense};
+use crate::models::gap_system::Chain;
+use crate::problem::{GapSprings, GapSystem, Harmonic};
+use crate::sparse::{csr_from_rows, to_dense};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

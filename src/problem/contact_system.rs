@@ -1,19 +1,27 @@
 //! A linear mechanical system with unilateral contacts and prescribed
 //! motions, the input of the BDF contact integrator
-//! ([`crate::integrators::bdf_contact`]):
+//! (`integrators::bdf_contact`):
 //!
 //!   M q'' = -K q - C q' + f(t) + G^T lambda,   g = G q + b(t) >= 0,
 //!
 //! M diagonal, K and C constant (sparse triplets, duplicates summed), the
 //! load f(t) = f_0 + sum_d (f_d s_d(t) + f'_d s'_d(t)) and the gap offsets
 //! b_p(t) = b_p0 + sum_d b_pd s_d(t) affine in the prescribed motions
-//! s_d(t) (cam lifts). The valve spring under a prescribed retainer and the
-//! valvetrain (where the retainer is a degree of freedom) are both of this
-//! form; each model assembles its own.
+//! s_d(t) ([`PrescribedMotion`]s, e.g. the cam lift of
+//! `models::valve_spring`). The valve spring under a prescribed retainer and
+//! the valvetrain (where the retainer is a degree of freedom) are both of
+//! this form; each model assembles its own.
 
 use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::Arc;
 
-use crate::models::valve_spring::CamLift;
+/// A prescribed motion s(t) of the system's surroundings (a driver): a
+/// model supplies it (the cam lift), the integrator evaluates it.
+pub trait PrescribedMotion: Debug + Send + Sync {
+    /// (s, s', s'') at time t [m, m/s, m/s^2].
+    fn at(&self, t: f64) -> (f64, f64, f64);
+}
 
 /// One unilateral contact: g = sum coeff_a q_a + constant + sum_d
 /// drive_d s_d(t) >= 0; its force lambda >= 0 acts along the row (G^T).
@@ -28,7 +36,7 @@ pub struct GapRow {
 }
 
 /// The assembled system (see the module doc).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ContactSystem {
     /// Diagonal of M [kg].
     pub mass: Vec<f64>,
@@ -41,7 +49,7 @@ pub struct ContactSystem {
     /// Per driver d: (DOF, f_d, f'_d) [N/m, N s/m].
     pub load_drives: Vec<Vec<(usize, f64, f64)>>,
     /// The prescribed motions s_d(t).
-    pub drivers: Vec<CamLift>,
+    pub drivers: Vec<Arc<dyn PrescribedMotion>>,
     /// The contacts.
     pub gaps: Vec<GapRow>,
     /// The stiffness that scales the NCP rows and the Newton tolerance
@@ -93,8 +101,8 @@ impl ContactSystem {
     }
 
     /// Adds a driver; returns its index.
-    pub fn add_driver(&mut self, cam: CamLift) -> usize {
-        self.drivers.push(cam);
+    pub fn add_driver(&mut self, motion: impl PrescribedMotion + 'static) -> usize {
+        self.drivers.push(Arc::new(motion));
         self.load_drives.push(Vec::new());
         self.drivers.len() - 1
     }
@@ -178,6 +186,16 @@ impl ContactSystem {
 mod tests {
     use super::*;
 
+    /// s(t) = t^2 (s' = 2 t, s'' = 2).
+    #[derive(Debug, Clone, Copy)]
+    struct Parabola;
+
+    impl PrescribedMotion for Parabola {
+        fn at(&self, t: f64) -> (f64, f64, f64) {
+            (t * t, 2.0 * t, 2.0)
+        }
+    }
+
     /// Two masses on a link to ground and between them; one gap with a
     /// driver: the pieces evaluate as written.
     #[test]
@@ -189,13 +207,7 @@ mod tests {
         assert_eq!(s.stiffness[&(0, 1)], -5.0);
         assert_eq!(s.stiffness[&(1, 1)], 5.0);
         assert_eq!(s.damping[&(0, 0)], 0.1);
-        let cam = CamLift {
-            lift: 1.0,
-            rise_angle: 1.0,
-            dwell_angle: 0.0,
-            cam_speed: 1.0 / (2.0 * std::f64::consts::PI),
-        };
-        let d = s.add_driver(cam);
+        let d = s.add_driver(Parabola);
         s.load_drives[d].push((1, 3.0, 0.0));
         s.gaps.push(GapRow {
             coeffs: vec![(1, 1.0)],
@@ -203,7 +215,7 @@ mod tests {
             drives: vec![(d, -1.0)],
         });
         let drives = s.drives(0.5);
-        let (h, hd, _) = cam.at(0.5);
+        let (h, hd) = (0.25, 1.0);
         let q = [0.2, 0.3];
         assert!((s.gap(0, &q, &drives) - (0.3 + 0.5 - h)).abs() < 1e-15);
         assert!((s.gap_rate(0, &[0.0, 1.0], &drives) - (1.0 - hd)).abs() < 1e-15);

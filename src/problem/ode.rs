@@ -1,5 +1,5 @@
-//! The problem an integrator sees, shared by the time integrators (Newmark,
-//! BDF, Runge-Kutta) so that a model is written once and run by any of them.
+//! The general problem traits: a model that implements one is run by every
+//! integrator written against it.
 //!
 //! Mechanical systems are written in second-order form
 //!
@@ -16,8 +16,14 @@
 //! `constraints() == 0`.
 //!
 //! Explicit integrators see a first-order ODE y' = F(t, y)
-//! ([`FirstOrderOde`]); [`AsFirstOrder`] turns a second-order system without
-//! constraints into one (y = (q, q'), q'' = M^-1 f, M diagonal).
+//! ([`FirstOrderOde`]: the Runge-Kutta integrators of `integrators::rk` run
+//! it; the blade pair and the multibody system implement it);
+//! [`AsFirstOrder`] turns a second-order system without constraints into
+//! one (y = (q, q'), q'' = M^-1 f, M diagonal). Today only the gap system
+//! implements [`SecondOrderSystem`] (run by Runge-Kutta through
+//! [`AsFirstOrder`] in the tests); Newmark and the event-driven solver take
+//! the piecewise-linear [`GapSystem`](super::gap_system::GapSystem) itself,
+//! whose linear structure they use.
 
 use sprs::CsMat;
 
