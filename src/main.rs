@@ -118,7 +118,8 @@ fn run(args: RunArgs) -> ExitCode {
         command,
         time_limit,
     };
-    match runner::run(&options) {
+    let kinds = contact_harness::studies::registry();
+    match runner::run(&kinds, &options) {
         Ok(run) => {
             let mut failed = 0;
             for study in &run.studies {

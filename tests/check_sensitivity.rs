@@ -131,7 +131,12 @@ fn perturb(check: &ResolvedCheck, cases: &mut [CaseOutput], summary: &mut StudyS
 
 fn plan(path: &str, only: &[&str]) -> Vec<PlannedStudy> {
     let only: Vec<String> = only.iter().map(|s| s.to_string()).collect();
-    runner::plan(&repo().join(path), &only).expect("valid suite")
+    runner::plan(
+        &contact_harness::studies::registry(),
+        &repo().join(path),
+        &only,
+    )
+    .expect("valid suite")
 }
 
 #[test]
@@ -187,7 +192,9 @@ fn perturbed_model_rows(
     for case in &mut spec.cases {
         edit(&mut case.table);
     }
-    let perturbed = contact_harness::studies::build(&spec).expect("perturbed spec is valid");
+    let perturbed = contact_harness::studies::registry()
+        .build(&spec)
+        .expect("perturbed spec is valid");
     let perturbed = runner::plan_study(spec, perturbed).expect("perturbed plan");
     let bar = indicatif::ProgressBar::hidden();
     let mut cases = Vec::new();

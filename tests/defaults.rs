@@ -152,7 +152,9 @@ fn load(dir: &Path, at: &Path, doc: &toml::Table) -> Option<String> {
         .expect("under the repository");
     let path = dir.join(folder).join("spec.toml");
     std::fs::write(&path, toml::to_string(doc).expect("serialise")).expect("write");
-    runner::plan(&path, &[]).err().map(|e| e.to_string())
+    runner::plan(&contact_harness::studies::registry(), &path, &[])
+        .err()
+        .map(|e| e.to_string())
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! The experiment harness: spec loading, runner, checks, results, report and
-//! performance history.
+//! performance history. It knows no study kind: the kinds come in as a
+//! [`registry::Registry`] from the caller (the CLI passes
+//! `studies::registry()`).
 
 pub mod atomic;
 pub mod checks;
@@ -11,6 +13,7 @@ pub mod manifest;
 pub mod outcome;
 pub mod plot;
 pub mod reference;
+pub mod registry;
 pub mod report;
 pub mod results;
 pub mod runner;

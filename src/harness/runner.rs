@@ -16,6 +16,7 @@ use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks::{self, ResolvedCheck};
 use crate::harness::jobs;
 use crate::harness::outcome::{CheckRow, RunResult, StudyResult};
+use crate::harness::registry::Registry;
 use crate::harness::spec::{self, StudySpec};
 use crate::harness::study::{
     CaseOutput, MethodPlan, MethodResult, ReferenceOutput, Study, StudySummary,
@@ -39,9 +40,14 @@ pub struct PlannedStudy {
 }
 
 /// Loads `path` (a study file or suite), keeps the studies named in `only`
-/// (all when empty), builds them and resolves their checks.
-pub fn plan(path: &Path, only: &[String]) -> Result<Vec<PlannedStudy>, InputError> {
-    let specs = spec::load(path)?;
+/// (all when empty), builds them through their kinds in `kinds` and
+/// resolves their checks.
+pub fn plan(
+    kinds: &Registry,
+    path: &Path,
+    only: &[String],
+) -> Result<Vec<PlannedStudy>, InputError> {
+    let specs = spec::load(path, kinds)?;
     for name in only {
         if !specs.iter().any(|s| &s.name == name) {
             return Err(InputError::Key {
@@ -64,7 +70,7 @@ pub fn plan(path: &Path, only: &[String]) -> Result<Vec<PlannedStudy>, InputErro
         .into_iter()
         .filter(|s| only.is_empty() || only.contains(&s.name))
         .map(|spec| {
-            let study = crate::studies::build(&spec)?;
+            let study = kinds.build(&spec)?;
             plan_study(spec, study)
         })
         .collect()
@@ -536,9 +542,10 @@ pub enum RunError {
     Output(#[from] OutputError),
 }
 
-/// Plans, executes, writes results, history and report.
-pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
-    let mut planned = plan(&options.spec, &options.only)?;
+/// Plans (with the study kinds of `kinds`), executes, writes results,
+/// history and report.
+pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError> {
+    let mut planned = plan(kinds, &options.spec, &options.only)?;
     if let Some(limit) = options.time_limit {
         for p in &mut planned {
             p.time_limit = limit;

@@ -24,6 +24,7 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::harness::checks::CheckSpec;
+use crate::harness::registry::Registry;
 use crate::harness::study::Coord;
 
 /// One sweep: `key` (dotted path inside the study table, e.g.
@@ -95,12 +96,13 @@ pub fn resolve_path(path: &Path) -> PathBuf {
 }
 
 /// Loads a study file or suite (following includes) into its studies, in
-/// order. Study names must be unique across the whole suite.
-pub fn load(path: &Path) -> Result<Vec<StudySpec>, InputError> {
+/// order; every study's `kind` must be one of `kinds`. Study names must be
+/// unique across the whole suite.
+pub fn load(path: &Path, kinds: &Registry) -> Result<Vec<StudySpec>, InputError> {
     let mut studies = Vec::new();
     let mut stack = Vec::new();
     let resolved = resolve_path(path);
-    load_into(&resolved, &mut stack, &mut studies)?;
+    load_into(&resolved, kinds, &mut stack, &mut studies)?;
     if studies.is_empty() {
         return Err(InputError::Key {
             file: resolved,
@@ -136,6 +138,7 @@ struct FileSchema {
 
 fn load_into(
     path: &Path,
+    kinds: &Registry,
     stack: &mut Vec<PathBuf>,
     out: &mut Vec<StudySpec>,
 ) -> Result<(), InputError> {
@@ -172,11 +175,11 @@ fn load_into(
                 expected: format!("no such file ({})", inc_path.display()),
             });
         }
-        load_into(&inc_path, stack, out)?;
+        load_into(&inc_path, kinds, stack, out)?;
     }
     stack.pop();
     for table in schema.study {
-        out.push(parse_study(path, table)?);
+        out.push(parse_study(path, kinds, table)?);
     }
     Ok(())
 }
@@ -254,7 +257,11 @@ const RESERVED: [&str; 8] = [
     "check",
 ];
 
-fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputError> {
+fn parse_study(
+    file: &Path,
+    kinds: &Registry,
+    mut table: toml::Table,
+) -> Result<StudySpec, InputError> {
     let key_err =
         |study: Option<&str>, key: &str, value: Option<String>, expected: &str| InputError::Key {
             file: file.to_path_buf(),
@@ -318,16 +325,16 @@ fn parse_study(file: &Path, mut table: toml::Table) -> Result<StudySpec, InputEr
                 study,
                 "study.kind",
                 None,
-                &format!("missing: one of {}", crate::studies::kind_names()),
+                &format!("missing: one of {}", kinds.listing()),
             ));
         }
     };
-    if !crate::studies::KINDS.contains(&kind.as_str()) {
+    if !kinds.contains(&kind) {
         return Err(key_err(
             study,
             "study.kind",
             Some(format!("\"{kind}\"")),
-            &format!("one of {}", crate::studies::kind_names()),
+            &format!("one of {}", kinds.listing()),
         ));
     }
     let description = match table.remove("description") {
@@ -726,8 +733,26 @@ mod tests {
                 .expect("schema");
         parse_study(
             Path::new("s.toml"),
+            &gap_system_only(),
             schema.study.into_iter().next().expect("study"),
         )
+    }
+
+    /// A registry of one kind, `gap-system`, whose builder is never called
+    /// here (parsing only checks the name).
+    fn gap_system_only() -> Registry {
+        Registry::new([crate::harness::registry::Kind {
+            name: "gap-system",
+            build: |spec| {
+                Err(InputError::value(
+                    &spec.file,
+                    &spec.name,
+                    "study.kind",
+                    &spec.kind,
+                    "not built in these tests",
+                ))
+            },
+        }])
     }
 
     /// Crossed sweeps give the product; a zipped sweep pairs value by value

@@ -1,21 +1,6 @@
 //! Study kinds: one module per kind, each turning its spec into a
-//! [`Study`](crate::harness::study::Study).
-
-/// The registered study kinds.
-pub const KINDS: [&str; 7] = [
-    "gap-system",
-    "slider-crank",
-    "stick-slip",
-    "friction-law",
-    "shrouded-blades",
-    "valve-spring",
-    "valvetrain",
-];
-
-/// The kinds as a list for error messages.
-pub fn kind_names() -> String {
-    KINDS.map(|k| format!("\"{k}\"")).join(", ")
-}
+//! [`Study`](crate::harness::study::Study). [`KINDS`] is the one list of
+//! them; [`registry`] hands it to the harness, which names no kind.
 
 pub mod friction_law;
 pub mod gap_system;
@@ -26,26 +11,57 @@ pub mod stick_slip;
 pub mod valve_spring;
 pub mod valvetrain;
 
-use crate::error::InputError;
-use crate::harness::spec::StudySpec;
-use crate::harness::study::Study;
+use crate::harness::registry::{Kind, Registry};
 
-/// Builds a study of any registered kind from its spec.
-pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
-    match spec.kind.as_str() {
-        "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
-        "slider-crank" => Ok(Box::new(slider_crank::build(spec)?)),
-        "stick-slip" => Ok(Box::new(stick_slip::build(spec)?)),
-        "friction-law" => Ok(Box::new(friction_law::build(spec)?)),
-        "shrouded-blades" => Ok(Box::new(shrouded_blades::build(spec)?)),
-        "valve-spring" => Ok(Box::new(valve_spring::build(spec)?)),
-        "valvetrain" => Ok(Box::new(valvetrain::build(spec)?)),
-        other => Err(InputError::value(
-            &spec.file,
-            &spec.name,
-            "study.kind",
-            format!("\"{other}\""),
-            format!("one of {}", kind_names()),
-        )),
+/// Every study kind, once: the `kind` its specs name and its builder, in
+/// the order error messages list them.
+pub const KINDS: [Kind; 7] = [
+    Kind {
+        name: "gap-system",
+        build: |spec| Ok(Box::new(gap_system::build(spec)?)),
+    },
+    Kind {
+        name: "slider-crank",
+        build: |spec| Ok(Box::new(slider_crank::build(spec)?)),
+    },
+    Kind {
+        name: "stick-slip",
+        build: |spec| Ok(Box::new(stick_slip::build(spec)?)),
+    },
+    Kind {
+        name: "friction-law",
+        build: |spec| Ok(Box::new(friction_law::build(spec)?)),
+    },
+    Kind {
+        name: "shrouded-blades",
+        build: |spec| Ok(Box::new(shrouded_blades::build(spec)?)),
+    },
+    Kind {
+        name: "valve-spring",
+        build: |spec| Ok(Box::new(valve_spring::build(spec)?)),
+    },
+    Kind {
+        name: "valvetrain",
+        build: |spec| Ok(Box::new(valvetrain::build(spec)?)),
+    },
+];
+
+/// The registry of every study kind, built once by the caller (the CLI)
+/// and passed to `harness::runner`.
+pub fn registry() -> Registry {
+    Registry::new(KINDS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind name is used once (the registry would take the first).
+    #[test]
+    fn kind_names_are_unique() {
+        let names = registry().names();
+        for (i, name) in names.iter().enumerate() {
+            assert!(!names[..i].contains(name), "kind {name} registered twice");
+        }
     }
 }

@@ -1,0 +1,126 @@
+//! The study kinds a run knows: (name, builder) pairs that the caller
+//! builds once and passes in (the CLI passes `studies::registry()`), so that
+//! the harness names no kind. `harness::spec` checks each study's `kind`
+//! against it; `harness::runner::plan` builds each study through it.
+
+use crate::error::InputError;
+use crate::harness::spec::StudySpec;
+use crate::harness::study::Study;
+
+/// Builds a study of one kind from its spec (the kind parses and validates
+/// its keys; every error names the file, the study and the key).
+pub type Builder = fn(&StudySpec) -> Result<Box<dyn Study>, InputError>;
+
+/// One study kind: the `kind = "..."` of its specs and its builder.
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    /// The name specs give as `kind`.
+    pub name: &'static str,
+    /// Its builder.
+    pub build: Builder,
+}
+
+/// The study kinds of a run, in the order error messages list them (the
+/// first of a name is the one used).
+#[derive(Debug, Clone)]
+pub struct Registry {
+    kinds: Vec<Kind>,
+}
+
+impl Registry {
+    /// The registry of these kinds.
+    pub fn new(kinds: impl IntoIterator<Item = Kind>) -> Self {
+        Self {
+            kinds: kinds.into_iter().collect(),
+        }
+    }
+
+    /// The kinds' names, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.kinds.iter().map(|k| k.name).collect()
+    }
+
+    /// Whether a kind of this name is registered.
+    pub fn contains(&self, name: &str) -> bool {
+        self.kinds.iter().any(|k| k.name == name)
+    }
+
+    /// The names quoted and comma-separated, for error messages
+    /// (`"gap-system", "slider-crank", ...`).
+    pub fn listing(&self) -> String {
+        self.kinds
+            .iter()
+            .map(|k| format!("\"{}\"", k.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Builds the study of `spec` through its kind's builder; an unknown
+    /// kind is an input error at `study.kind`.
+    pub fn build(&self, spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
+        match self.kinds.iter().find(|k| k.name == spec.kind) {
+            Some(kind) => (kind.build)(spec),
+            None => Err(InputError::value(
+                &spec.file,
+                &spec.name,
+                "study.kind",
+                format!("\"{}\"", spec.kind),
+                format!("one of {}", self.listing()),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refuse(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
+        Err(InputError::value(
+            &spec.file,
+            &spec.name,
+            "study.x",
+            "1",
+            "built by the kind",
+        ))
+    }
+
+    fn spec(kind: &str) -> StudySpec {
+        StudySpec {
+            file: "s.toml".into(),
+            name: "s".into(),
+            kind: kind.into(),
+            description: String::new(),
+            baseline: None,
+            reproduces: None,
+            time_limit: None,
+            sweeps: Vec::new(),
+            cases: Vec::new(),
+            checks: Vec::new(),
+        }
+    }
+
+    /// A registered kind reaches its builder; an unknown one is refused at
+    /// `study.kind` with the registered names listed in order.
+    #[test]
+    fn builds_through_the_named_kind_only() {
+        let kinds = Registry::new([
+            Kind {
+                name: "b",
+                build: refuse,
+            },
+            Kind {
+                name: "a",
+                build: refuse,
+            },
+        ]);
+        assert_eq!(kinds.names(), ["b", "a"]);
+        assert!(kinds.contains("a") && !kinds.contains("c"));
+        assert_eq!(kinds.listing(), "\"b\", \"a\"");
+        let built = kinds.build(&spec("a")).err().expect("refused").to_string();
+        assert!(built.contains("study.x"), "{built}");
+        let unknown = kinds.build(&spec("c")).err().expect("unknown").to_string();
+        assert!(unknown.contains("study.kind"), "{unknown}");
+        assert!(unknown.contains("one of \"b\", \"a\""), "{unknown}");
+    }
+}
