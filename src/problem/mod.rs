@@ -12,10 +12,10 @@
 //! - [`gap_system`]: the piecewise-linear system with gap-activated springs
 //!   M x'' + C x' + K x + D^T K_g max(0, D x - g) = F cos(omega t) (Yu 2013)
 //!   that Newmark and the event-driven solver integrate.
-//! - [`contact_system`]: the linear system with unilateral contacts whose
-//!   loads and gaps are affine in [`PrescribedMotion`]s, M q'' = -K q - C q'
-//!   + f(t) + G^T lambda, g = G q + b(t) >= 0, that the BDF contact
-//!   integrator integrates (the valve spring, the valvetrain).
+//! - [`contact_system`]: the linear system with unilateral contacts
+//!   M q'' = -K q - C q' + f(t) + G^T lambda, g = G q + b(t) >= 0, whose
+//!   loads and gaps are affine in [`PrescribedMotion`]s, that the BDF
+//!   contact integrator integrates (the valve spring, the valvetrain).
 //!
 //! Invariant: this layer imports no other module of the crate.
 
