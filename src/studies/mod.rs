@@ -33,7 +33,7 @@ use crate::harness::study::Study;
 /// Builds a study of any registered kind from its spec.
 pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
     match spec.kind.as_str() {
-        "gap-system" => Ok(Box::new(gap_system::build(spec)?)),
+        "gap-system" => gap_system::build(spec),
         "slider-crank" => Ok(Box::new(slider_crank::build(spec)?)),
         "stick-slip" => Ok(Box::new(stick_slip::build(spec)?)),
         "friction-law" => Ok(Box::new(friction_law::build(spec)?)),
