@@ -14,13 +14,15 @@ and the equation of motion is balanced harmonic by harmonic (Galerkin):
     sin h:  (K - h^2 omega^2 M) b_h - h omega C a_h + N_b,h = 0
     mean:   K a_0 + N_0 = 0,
 
-where N are the Fourier coefficients of the gap forces D^T k max(0, D x - g),
-computed by the alternating frequency-time method (Cameron & Griffin, J.
-Appl. Mech. 56 (1989) 149-154): x sampled at `samples` equally spaced
-phases, the forces evaluated there, transformed back by the trapezoidal
-rule (exact for trigonometric polynomials; for the kink of max(0, y) the
-quadrature error is O(samples^-2)). Newton with the analytic AFT Jacobian
-(D^T diag(k [y > 0]) D at each sample). The branch is continued in omega by
+where N are the Fourier coefficients of the gap forces D^T k max(0, D x - g).
+They are integrated exactly over the contact intervals (not sampled as in
+the alternating frequency-time method of Cameron & Griffin, J. Appl. Mech.
+56 (1989) 149-154, whose Jacobian would jump whenever a sample enters
+contact): the roots of each opening y_j(tau), a trigonometric polynomial,
+are bracketed on 16 H phases and refined by Brent's method, and each
+interval with y_j > 0 is integrated by Gauss-Legendre with 3 H + 16 nodes.
+Newton with the exact Jacobian (the boundary terms vanish because y_j = 0
+at the ends of a contact interval). The branch is continued in omega by
 pseudo-arclength (Keller 1977; Seydel, Practical Bifurcation and Stability
 Analysis, 2010, Ch. 4), and a fold (limit point in omega) is located where
 the omega component of the unit tangent changes sign, by the Illinois
@@ -29,17 +31,18 @@ secant method on that component along the arclength, to |t_omega| < 1e-10.
 Nothing here is shared with the Rust crate it checks (contact-harness: its
 folds come from shooting on the exact event-driven flow with the monodromy
 matrix); this is another discretization (Fourier, not time) and another
-continuation code. Each system is run at two truncations (H and 2H harmonics,
-samples = 32 H and 64 H): the difference of their fold frequencies is the
+continuation code. Each system is run at two truncations (H and 2H
+harmonics): the difference of their fold frequencies is the
 reference's own accuracy, printed and written.
 
 Writes, from the repository root,
   reference-data/gap-system/continuation-folds.csv
       columns system,fold,omega,amplitude,omega_coarse,amplitude_coarse,
       harmonics,samples: for every system below and every fold met between
-      omega_from and omega_to, the fold frequency [rad/s] and the amplitude
-      max |x_0| over the orbit at the fold [m] at the fine truncation, the
-      same at the coarse one, and the fine truncation's sizes.
+      omega_from and omega_to (in the order met from omega_from), the fold
+      frequency [rad/s] and the amplitude max |x_0| over the orbit at the
+      fold [m] at the fine truncation, the same at the coarse one, and the
+      fine truncation's harmonics and root-bracketing phases.
 
 Usage: python3 reference-data/generate/gap_system_hb_folds.py
 """
@@ -55,16 +58,48 @@ import scipy
 # The systems. Keep them equal to the specs that check against this file:
 # experiments/continuation.toml (sdof-continuation, three-dof-continuation)
 # and tests/gap_continuation_cli.rs (the hidden-parameter systems).
+SDOF_GAP = [([1.0], 0.5, 4.0)]
+THREE_DOF = {
+    "mass": [[1.0, 0.0, 0.0], [0.0, 1.5, 0.0], [0.0, 0.0, 2.0]],
+    "damping": [[0.064, -0.024, 0.0], [-0.024, 0.07, -0.016], [0.0, -0.016, 0.056]],
+    "stiffness": [[2.2, -1.2, 0.0], [-1.2, 2.0, -0.8], [0.0, -0.8, 0.8]],
+    "gaps": [([1.0, 0.0, 0.0], 0.3, 5.0), ([-1.0, 1.0, 0.0], 0.2, 3.0), ([0.0, 0.0, -1.0], 0.4, 8.0)],
+}
 SYSTEMS = [
     {
         "name": "sdof-continuation",
         "mass": [[1.0]],
-        "damping": [[0.05]],
+        "damping": [[0.1]],
         "stiffness": [[1.0]],
-        "gaps": [([1.0], 0.5, 4.0)],
+        "gaps": SDOF_GAP,
         "amplitude": [0.15],
         "omega_from": 0.8,
         "omega_to": 1.6,
+        "harmonics": 32,
+    },
+    dict(THREE_DOF, name="three-dof-continuation", amplitude=[0.12, 0.0, 0.24],
+         omega_from=0.95, omega_to=1.05, harmonics=16),
+    {
+        "name": "hidden-a",
+        "mass": [[2.0]],
+        "damping": [[0.12]],
+        "stiffness": [[3.0]],
+        "gaps": [([1.0], 0.2, 5.0)],
+        "amplitude": [0.2],
+        "omega_from": 1.0,
+        "omega_to": 1.8,
+        "harmonics": 32,
+    },
+    {
+        "name": "hidden-b",
+        "mass": [[0.5]],
+        "damping": [[0.04]],
+        "stiffness": [[1.0]],
+        "gaps": [([1.0], 0.4, 3.0), ([-1.0], 0.6, 2.0)],
+        "amplitude": [0.12],
+        "omega_from": 1.2,
+        "omega_to": 2.6,
+        "harmonics": 32,
     },
 ]
 
@@ -260,6 +295,7 @@ def solve_at(bal, u, omega):
 
 
 def continue_branch(bal, omega_from, omega_to, ds=0.02):
+    ds_max = ds
     u0 = np.zeros(bal.size + 1)
     u0[-1] = omega_from
     u, jac = solve_at(bal, u0, omega_from)
@@ -276,11 +312,15 @@ def continue_branch(bal, omega_from, omega_to, ds=0.02):
                 raise
             continue
         tv = tangent(vjac, t)
+        if tv @ t < 0.98:  # the tangent turned by more than 11 degrees: smaller steps
+            ds *= 0.5
+            continue
         if v[-1] < omega_from:
             break
         if t[-1] * tv[-1] < 0.0:
             folds.append(locate_fold(bal, u, t, ds))
         u, t = v, tv
+        ds = min(1.3 * ds, ds_max)
     return folds
 
 
@@ -317,7 +357,7 @@ def main():
         if only and spec["name"] not in only:
             continue
         system = System(spec)
-        coarse_h = spec.get("harmonics", 32)
+        coarse_h = spec["harmonics"]
         results = []
         for h in (coarse_h, 2 * coarse_h):
             bal = Balance(system, h, 16 * h)
@@ -329,7 +369,7 @@ def main():
         for i, ((wc, ac), (wf, af)) in enumerate(zip(coarse, fine)):
             print(f"{spec['name']} fold {i}: omega = {wf:.12f} (coarse {wc:.12f}, diff {abs(wf - wc):.2e}), "
                   f"amplitude = {af:.9f} (coarse {ac:.9f})")
-            rows.append((spec["name"], i, wf, af, wc, ac, 2 * coarse_h, 64 * coarse_h))
+            rows.append((spec["name"], i, wf, af, wc, ac, 2 * coarse_h, 32 * coarse_h))
         if not fine:
             print(f"{spec['name']}: no fold between {spec['omega_from']} and {spec['omega_to']}")
     if only:

@@ -8,13 +8,15 @@
 //! restarts at phase 0 at each frequency: every run ends after a whole
 //! number of periods, so the phase is continuous.
 //!
-//! A jump is a pair of consecutive grid frequencies whose DOF-0 amplitudes
-//! differ by more than the factor `jump_ratio`. Each jump's bracket is
-//! bisected `refine_jumps` times: at the midpoint the response is settled
-//! for `refine_settle_periods` from the last state before the jump and
-//! counted as jumped when its log-amplitude is nearer the far side's; the
-//! jump frequency is the final bracket's midpoint, its half-width the
-//! resolution. Nothing here looks at the continuation: the sweep is an
+//! Where consecutive DOF-0 amplitudes differ by more than the factor
+//! `jump_ratio` the step is halved, up to `refine_jumps` times (the sweep
+//! slows down there; the points in between settle for at least
+//! `refine_settle_periods`): a large frequency step can throw the state
+//! into the other orbit's basin before the fold, a slow sweep does not. A
+//! change that survives every halving is a jump (a steep smooth piece of a
+//! branch does not survive: its ratio halves with the step); the jump
+//! frequency is the midpoint of its last step, its half-width the
+//! resolution (grid step / 2^(refine_jumps + 1)). Nothing here looks at the continuation: the sweep is an
 //! independent measurement of the branches and jumps.
 
 use crate::error::SolverError;
@@ -41,7 +43,7 @@ pub struct SweepPoint {
     /// |z_N - z_(N-1)|_inf / |z_N|_inf of the period-end states [x, v] over
     /// the last settling period.
     pub settle_change: f64,
-    /// A bisection point of a jump's bracket.
+    /// A point of a halved step (near a jump), not of the grid.
     pub refined: bool,
     /// Final state [x, v].
     pub end: Vec<f64>,
@@ -75,7 +77,7 @@ impl Jump {
 /// A whole sweep.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Sweep {
-    /// Grid points in sweep order, then the bisection points.
+    /// The settled points in sweep order (grid points and the halved steps near jumps).
     pub points: Vec<SweepPoint>,
     /// Jumps in sweep order.
     pub jumps: Vec<Jump>,
@@ -199,55 +201,62 @@ pub fn run_sweep(
     })?;
     let n = cfg.case.system.dofs();
     let mut sweep = Sweep::default();
-    let mut state = vec![0.0; 2 * n];
-    for omega in grid(cfg, up) {
-        let p = settle_at(
-            cfg,
-            omega,
-            &state,
-            ss.settle_periods,
-            &mut sweep.stats,
-            progress,
-        )?;
-        state = p.end.clone();
-        sweep.points.push(p);
-    }
-    let coarse = sweep.points.len();
-    let ratio = cfg.sweep.jump_ratio.ln();
-    for i in 1..coarse {
-        let (a, b) = (&sweep.points[i - 1], &sweep.points[i]);
-        if (b.amplitude.ln() - a.amplitude.ln()).abs() <= ratio {
-            continue;
-        }
-        let (mut lo, mut hi) = (a.clone(), b.clone());
-        for _ in 0..cfg.sweep.refine_jumps {
-            let mid = 0.5 * (lo.omega + hi.omega);
-            let mut p = settle_at(
-                cfg,
-                mid,
-                &lo.end,
-                cfg.sweep.refine_settle_periods,
-                &mut sweep.stats,
-                progress,
-            )?;
-            p.refined = true;
-            let jumped = (p.amplitude.ln() - hi.amplitude.ln()).abs()
-                < (p.amplitude.ln() - lo.amplitude.ln()).abs();
-            sweep.points.push(p.clone());
-            if jumped {
-                hi = p;
-            } else {
-                lo = p;
-            }
-        }
-        sweep.jumps.push(Jump {
-            before: lo.omega,
-            after: hi.omega,
-            amplitude_before: lo.amplitude,
-            amplitude_after: hi.amplitude,
-        });
+    let grid = grid(cfg, up);
+    let rest = vec![0.0; 2 * n];
+    let mut last = settle_at(
+        cfg,
+        grid[0],
+        &rest,
+        ss.settle_periods,
+        &mut sweep.stats,
+        progress,
+    )?;
+    sweep.points.push(last.clone());
+    for &omega in &grid[1..] {
+        last = walk(cfg, &mut sweep, last, omega, 0, progress)?;
     }
     Ok(sweep)
+}
+
+/// The settled point at `to`, reached from `from`: directly, or, when the
+/// amplitude changes by more than `jump_ratio` and fewer than
+/// `refine_jumps` halvings were made, through the midpoint (both halves
+/// walked the same way), so that near a jump the sweep slows down to steps
+/// of (grid step) / 2^refine_jumps. A change that survives every halving
+/// is a jump, bracketed by the last two points. Every point kept is pushed
+/// onto the sweep in sweep order.
+fn walk(
+    cfg: &ContinuationConfig,
+    sweep: &mut Sweep,
+    from: SweepPoint,
+    to: f64,
+    depth: usize,
+    progress: &indicatif::ProgressBar,
+) -> Result<SweepPoint, SolverError> {
+    crate::deadline::check();
+    let settle = if depth == 0 {
+        cfg.case.steady_state.map_or(1, |s| s.settle_periods)
+    } else {
+        cfg.sweep.refine_settle_periods
+    };
+    let mut p = settle_at(cfg, to, &from.end, settle, &mut sweep.stats, progress)?;
+    p.refined = depth > 0;
+    let jumped = (p.amplitude.ln() - from.amplitude.ln()).abs() > cfg.sweep.jump_ratio.ln();
+    if jumped && depth < cfg.sweep.refine_jumps {
+        let half = 0.5 * (from.omega + to);
+        let mid = walk(cfg, sweep, from, half, depth + 1, progress)?;
+        return walk(cfg, sweep, mid, to, depth + 1, progress);
+    }
+    if jumped {
+        sweep.jumps.push(Jump {
+            before: from.omega,
+            after: to,
+            amplitude_before: from.amplitude,
+            amplitude_after: p.amplitude,
+        });
+    }
+    sweep.points.push(p.clone());
+    Ok(p)
 }
 
 /// The sweep as a method output: its points as the series, its jump as
@@ -290,7 +299,7 @@ pub fn output(sweep: &Sweep, label: &str, counter: &str) -> MethodOutput {
     );
     series.push(
         "refined",
-        "1 for a bisection point of a jump's bracket, 0 for a grid point [-]",
+        "1 for a point of a halved step near a jump, 0 for a grid point [-]",
         col(&|p| f64::from(u8::from(p.refined))),
     );
     let mut scalars = vec![
