@@ -36,7 +36,7 @@ fn summary_value(dir: &Path, study: &str, name: &str) -> f64 {
 }
 
 /// A continuation study of an SDOF with `gaps` (TOML of the gap tables);
-/// sweeps of 21 frequencies, 5 bisections.
+/// sweeps of 21 frequencies, the step halved up to 5 times near a jump.
 fn sdof_spec(name: &str, m: f64, c: f64, k: f64, gaps: &str, f: f64, range: (f64, f64)) -> String {
     format!(
         r#"

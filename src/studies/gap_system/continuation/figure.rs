@@ -182,7 +182,7 @@ pub fn summarize(case: &CaseOutput, n: usize) -> StudySummary {
         x: Axis::linear("forcing frequency omega [rad/s]"),
         y: Axis::linear("amplitude max |x0| [m]"),
         series,
-        caption: "The T-periodic orbits continued in omega by pseudo-arclength on the exact event-driven flow, stable solid and unstable dashed, folds marked; on top the settled points of the Newmark sweeps up and down (each frequency started from the previous one's final state, jumps bisected), an arrow at each jump.".into(),
+        caption: "The T-periodic orbits continued in omega by pseudo-arclength on the exact event-driven flow, stable solid and unstable dashed, folds marked; on top the settled points of the Newmark sweeps up and down (each frequency started from the previous one's final state, the step halved near a jump), an arrow at each jump.".into(),
     });
     summary
 }

@@ -211,7 +211,7 @@ impl Study for ContinuationStudy {
         let ss = self.cfg.case.steady_state;
         if let Some(ss) = ss {
             summary.notes.push(format!(
-                "Sweeps: {} frequencies from {} to {} rad/s and back, {} settling and {} measured periods at each, {} steps per period; each jump bisected {} times with {} settling periods from the last state before it. The continuation's stability is that of the exact flow; the sweeps' points are placed against it in (ln omega, ln A).",
+                "Sweeps: {} frequencies from {} to {} rad/s and back, {} settling and {} measured periods at each, {} steps per period; near a jump the step halved up to {} times, at least {} settling periods at those points. The continuation's stability is that of the exact flow; the sweeps' points are placed against it in (ln omega, ln A).",
                 self.cfg.sweep.points,
                 self.cfg.continuation.omega_from,
                 self.cfg.continuation.omega_to,

@@ -54,9 +54,9 @@ pub const DEFAULT_STEADY_STATE: (usize, usize, usize) = (100, 2, 400);
 pub struct SweepSettings {
     /// Frequencies of the coarse grid (omega_from to omega_to, inclusive).
     pub points: usize,
-    /// Bisections of each jump's bracket.
+    /// Halvings of the step near a jump.
     pub refine_jumps: usize,
-    /// Settling periods at a bisection frequency.
+    /// Least settling periods at a point of a halved step.
     pub refine_settle_periods: usize,
     /// Consecutive amplitudes differing by more than this factor are a jump.
     pub jump_ratio: f64,

@@ -311,7 +311,7 @@ pub fn output(sweep: &Sweep, label: &str, counter: &str) -> MethodOutput {
         Scalar::new(
             "sweep_points",
             sweep.points.len() as f64,
-            "settled frequencies of the sweep, bisection points included [-]",
+            "settled frequencies of the sweep, the halved steps' points included [-]",
         ),
         Scalar::new(
             "max_settle_change",
@@ -327,22 +327,22 @@ pub fn output(sweep: &Sweep, label: &str, counter: &str) -> MethodOutput {
         scalars.push(Scalar::new(
             "jump_omega",
             j.omega(),
-            "the sweep's first jump: midpoint of its final bisection bracket [rad/s]",
+            "the sweep's first jump: midpoint of the last (halved) step across it [rad/s]",
         ));
         scalars.push(Scalar::new(
             "jump_resolution",
             j.resolution(),
-            "half-width of that bracket [rad/s]",
+            "half that step [rad/s]",
         ));
         scalars.push(Scalar::new(
             "jump_amplitude_before",
             j.amplitude_before,
-            "amplitude at the bracket's side before the jump [m]",
+            "amplitude at the step's start, before the jump [m]",
         ));
         scalars.push(Scalar::new(
             "jump_amplitude_after",
             j.amplitude_after,
-            "amplitude at the bracket's side after the jump [m]",
+            "amplitude at the step's end, after the jump [m]",
         ));
     }
     let s = &sweep.stats;
