@@ -184,6 +184,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
             notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
             speedups: vec![],
             speedup_ranges: vec![],
+            tables: vec![],
         },
         work_precision: vec![],
         speedups: vec![],

@@ -47,6 +47,10 @@ pub enum Style {
     Markers,
     /// Solid line with markers.
     LineMarkers,
+    /// Arrows: each run of drawable points (runs separated by a NaN point)
+    /// is a solid path with an arrowhead at its last point (e.g. the jumps
+    /// of a frequency sweep).
+    Arrow,
 }
 
 /// One curve of a figure.

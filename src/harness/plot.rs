@@ -530,6 +530,15 @@ where
                         ))
                         .map_err(draw_error)?;
                 }
+                Style::Arrow => {
+                    chart
+                        .draw_series(LineSeries::new(points.iter().copied(), line_style))
+                        .map_err(draw_error)?;
+                    if pixels.len() >= 2 {
+                        let (tail, head) = (pixels[pixels.len() - 2], pixels[pixels.len() - 1]);
+                        draw_arrowhead(chart.plotting_area(), color, tail, head)?;
+                    }
+                }
                 Style::Markers => {}
             }
             let marker_points: Vec<(f64, f64)> = match s.style {
@@ -538,7 +547,7 @@ where
                     let step = seg.len().div_ceil(MAX_LINE_MARKERS).max(1);
                     seg.iter().copied().step_by(step).collect()
                 }
-                Style::Line | Style::Dashed => Vec::new(),
+                Style::Line | Style::Dashed | Style::Arrow => Vec::new(),
             };
             for p in marker_points {
                 let c = chart.backend_coord(&p);
@@ -548,6 +557,40 @@ where
     }
     Ok(chart.plotting_area().get_pixel_range())
 }
+
+/// An arrowhead at pixel `head` pointing away from pixel `tail`: two
+/// strokes of [`ARROWHEAD_PX`] at +-25 degrees.
+fn draw_arrowhead<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    color: RGBColor,
+    tail: (i32, i32),
+    head: (i32, i32),
+) -> Result<(), String> {
+    let (dx, dy) = (f64::from(head.0 - tail.0), f64::from(head.1 - tail.1));
+    let len = dx.hypot(dy);
+    if len == 0.0 {
+        return Ok(());
+    }
+    let base = area.strip_coord_spec();
+    let (x0, y0) = base.get_base_pixel();
+    let h = (head.0 - x0, head.1 - y0);
+    let (ux, uy) = (dx / len, dy / len);
+    let angle = 25f64.to_radians();
+    let wing = |sign: f64| {
+        let (c, s) = (angle.cos(), sign * angle.sin());
+        let (rx, ry) = (ux * c - uy * s, ux * s + uy * c);
+        (
+            h.0 - (ARROWHEAD_PX * rx).round() as i32,
+            h.1 - (ARROWHEAD_PX * ry).round() as i32,
+        )
+    };
+    let style = ShapeStyle::from(&color).stroke_width(LINE_WIDTH);
+    base.draw(&PathElement::new(vec![wing(1.0), h, wing(-1.0)], style))
+        .map_err(draw_error)
+}
+
+/// Length of an arrowhead's strokes [px].
+const ARROWHEAD_PX: f64 = 10.0;
 
 /// Dash and gap lengths in pixels for a dashed path: 8 and 5, lengthened in
 /// proportion when the path is so long (a dense oscillation) that it would

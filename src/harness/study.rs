@@ -304,6 +304,46 @@ impl StudyScalar {
     }
 }
 
+/// The cells of one column of a [`StudyTable`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cells {
+    /// Numbers.
+    Float(Vec<f64>),
+    /// `true` / `false`.
+    Bool(Vec<bool>),
+    /// Text.
+    Text(Vec<String>),
+}
+
+impl Cells {
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        match self {
+            Cells::Float(v) => v.len(),
+            Cells::Bool(v) => v.len(),
+            Cells::Text(v) => v.len(),
+        }
+    }
+
+    /// True without cells.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A study-level result table, written as `DIR/<study>/<stem>.csv` (e.g.
+/// a continuation's `branch.csv`); its columns may be numbers, booleans
+/// or text, each documented in the study's README.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StudyTable {
+    /// File stem.
+    pub stem: String,
+    /// What it holds, for the README.
+    pub doc: String,
+    /// (name, meaning and unit, cells), all of one length.
+    pub columns: Vec<(String, String, Cells)>,
+}
+
 /// What a study derives from all its cases.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StudySummary {
@@ -313,6 +353,8 @@ pub struct StudySummary {
     pub figures: Vec<Figure>,
     /// Sentences for the report: modelling choices, readings of the paper.
     pub notes: Vec<String>,
+    /// Study-level tables (`DIR/<study>/<stem>.csv`).
+    pub tables: Vec<StudyTable>,
     /// The kind's own speed-ups at equal accuracy (e.g. against a peer
     /// tool's measured curve; `baseline` names it): measured times, so
     /// written to `speedup.csv` with the harness's, never a scalar.

@@ -14,12 +14,16 @@
 //! The force k_j max(0, y_j) is continuous at a switch: no impact law, no
 //! state jump, and (Filippov/Aizerman-Gantmakher) the saltation matrix is the
 //! identity, so the monodromy matrix of a periodic orbit is the product of
-//! the exponential blocks ([`periodic`]). The result is exact up to rounding
+//! the exponential blocks ([`periodic`]; formed with the saltation matrices
+//! and with the derivative in omega in [`monodromy`], for the
+//! pseudo-arclength continuation of the orbits in omega, [`continuation`]). The result is exact up to rounding
 //! and the event-time tolerance; it shares no code with the Newmark-LCP
 //! integrator it is used to check.
 
+pub mod continuation;
 mod crossing;
 mod engine;
+pub mod monodromy;
 mod periodic;
 mod regime;
 mod roots;

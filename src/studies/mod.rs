@@ -18,7 +18,7 @@ use crate::harness::registry::{Kind, Registry};
 pub const KINDS: [Kind; 7] = [
     Kind {
         name: "gap-system",
-        build: |spec| Ok(Box::new(gap_system::build(spec)?)),
+        build: gap_system::build,
     },
     Kind {
         name: "slider-crank",

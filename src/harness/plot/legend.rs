@@ -172,6 +172,15 @@ pub(super) fn draw_legend(
                 root.draw(&PathElement::new(vec![(sx0, yc), (sx1, yc)], line))
                     .map_err(draw_error)?;
             }
+            Style::Arrow => {
+                root.draw(&PathElement::new(vec![(sx0, yc), (sx1, yc)], line))
+                    .map_err(draw_error)?;
+                root.draw(&PathElement::new(
+                    vec![(sx1 - 7, yc - 4), (sx1, yc), (sx1 - 7, yc + 4)],
+                    line,
+                ))
+                .map_err(draw_error)?;
+            }
             Style::Dashed => {
                 let halo =
                     ShapeStyle::from(&super::lighter(s.color)).stroke_width(super::HALO_WIDTH);

@@ -19,6 +19,8 @@
 //!   then the converged error ranges `converged_min,converged_max,
 //!   method_converged_min,method_converged_max,baseline_converged_min,
 //!   baseline_converged_max,converged_rule` (see `harness::sweep`);
+//! - `DIR/<study>/<stem>.csv` for each study-level table of the kind's
+//!   summary (e.g. `branch.csv`, a continuation's branch);
 //! - `DIR/<study>/README.md`: every file of the study and every column of
 //!   every CSV with its meaning and unit, and every failure;
 //! - `DIR/checks.csv`: `study,case,check,value,tolerance,passed`, then the
@@ -71,7 +73,7 @@ use readme::study_readme;
 
 /// File stems of a study directory that no case output may use (a case of
 /// that name is refused at spec load).
-pub const RESERVED_STEMS: [&str; 4] = ["summary", "study", "work-precision", "speedup"];
+pub const RESERVED_STEMS: [&str; 5] = ["summary", "study", "work-precision", "speedup", "branch"];
 
 /// Name of the top-level directory that holds the performance history; no
 /// study may use it.
@@ -209,6 +211,22 @@ fn table_columns(table: &Table) -> Vec<(String, CellColumn)> {
         .collect()
 }
 
+fn study_table_columns(table: &crate::harness::study::StudyTable) -> Vec<(String, CellColumn)> {
+    use crate::harness::study::Cells;
+    table
+        .columns
+        .iter()
+        .map(|(name, _, cells)| {
+            let column = match cells {
+                Cells::Float(v) => CellColumn::Float(v.clone()),
+                Cells::Bool(v) => CellColumn::Bool(v.clone()),
+                Cells::Text(v) => CellColumn::Text(v.clone()),
+            };
+            (name.clone(), column)
+        })
+        .collect()
+}
+
 /// Rejects names that cannot be a single file or directory name of ours.
 fn check_file_stem(path: &Path, what: &str, name: &str) -> Result<(), OutputError> {
     let bad = name.is_empty()
@@ -339,6 +357,26 @@ fn write_study(dir: &Path, study: &StudyResult) -> Result<(), OutputError> {
                 WriteMode::Plain,
             )?;
         }
+    }
+    for table in &study.summary.tables {
+        check_file_stem(dir, "study table", &table.stem)?;
+        if stems.insert(table.stem.clone(), ()).is_some()
+            || ["summary", "study", "work-precision", "speedup"].contains(&table.stem.as_str())
+        {
+            return Err(format_error(
+                dir,
+                format!(
+                    "two outputs of the study would both be written to `{}.csv`",
+                    table.stem
+                ),
+            ));
+        }
+        write_table_files(
+            stage,
+            &table.stem,
+            study_table_columns(table),
+            WriteMode::Plain,
+        )?;
     }
     write_table_files(
         stage,

@@ -90,6 +90,19 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
         }
         md.push('\n');
     }
+    for table in &study.summary.tables {
+        md.push_str(&format!(
+            "## `{}.csv`\n\n{}\n\n",
+            table.stem,
+            table.doc.trim()
+        ));
+        let rows: ColumnDocs = table
+            .columns
+            .iter()
+            .map(|(name, doc, _)| (name.clone(), doc_or_flag(doc)))
+            .collect();
+        column_table(&mut md, &rows);
+    }
     md.push_str("## `summary.csv`\n\nOne row per (case, method): the case's first method first, a case's scalars repeated on each of its rows.\n\n");
     let mut summary_rows = vec![
         ("case".to_string(), "case name (file stem of `<case>.csv`)".to_string()),

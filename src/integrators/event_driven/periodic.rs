@@ -66,9 +66,11 @@ impl SegmentObserver for Monodromy {
 }
 
 /// Extrema of each x_i over the observed intervals: interval ends and roots of v_i.
-struct Extrema {
-    max: Vec<f64>,
-    min: Vec<f64>,
+pub(super) struct Extrema {
+    /// Largest x_i so far.
+    pub max: Vec<f64>,
+    /// Smallest x_i so far.
+    pub min: Vec<f64>,
     time_tol: f64,
 }
 
@@ -77,6 +79,15 @@ struct Extrema {
 const MAX_ROOTS_PER_INTERVAL: usize = 8;
 
 impl Extrema {
+    /// No extrema yet, for n DOFs; roots of v_i located to `time_tol` of the regime period.
+    pub fn new(n: usize, time_tol: f64) -> Self {
+        Extrema {
+            max: vec![f64::NEG_INFINITY; n],
+            min: vec![f64::INFINITY; n],
+            time_tol,
+        }
+    }
+
     fn include(&mut self, prepared: &PreparedSystem, w: &DVector<f64>) {
         for i in 0..prepared.n {
             self.max[i] = self.max[i].max(w[i]);
@@ -147,7 +158,7 @@ impl SegmentObserver for MonodromyAndExtrema {
     }
 }
 
-fn forcing_period(system: &GapSystem) -> Result<f64, SolverError> {
+pub(super) fn forcing_period(system: &GapSystem) -> Result<f64, SolverError> {
     let omega = system.excitation.omega;
     if !(omega.is_finite() && omega > 0.0) {
         return Err(SolverError::Other {
@@ -158,7 +169,7 @@ fn forcing_period(system: &GapSystem) -> Result<f64, SolverError> {
     Ok(2.0 * std::f64::consts::PI / omega)
 }
 
-fn split(prepared: &PreparedSystem, z: &DVector<f64>) -> (Vec<f64>, Vec<f64>) {
+pub(super) fn split(prepared: &PreparedSystem, z: &DVector<f64>) -> (Vec<f64>, Vec<f64>) {
     let n = prepared.n;
     (
         z.rows(0, n).iter().copied().collect(),
@@ -169,7 +180,7 @@ fn split(prepared: &PreparedSystem, z: &DVector<f64>) -> (Vec<f64>, Vec<f64>) {
 /// Phi_T^k(z): k periods, each from t = 0 to t = T (the forcing is
 /// T-periodic, so restarting the clock keeps times small), with `observer`
 /// watching.
-fn flow_periods(
+pub(super) fn flow_periods(
     engine: &mut Engine,
     z: &DVector<f64>,
     period: f64,
@@ -286,11 +297,7 @@ pub fn subharmonic_orbit(
         monodromy: Monodromy {
             matrix: DMatrix::identity(2 * n, 2 * n),
         },
-        extrema: Extrema {
-            max: vec![f64::NEG_INFINITY; n],
-            min: vec![f64::INFINITY; n],
-            time_tol: options.time_tol,
-        },
+        extrema: Extrema::new(n, options.time_tol),
     };
     flow_periods(&mut engine, &z, period, periods, &mut observer)?;
     let schur =

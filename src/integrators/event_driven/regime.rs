@@ -261,6 +261,8 @@ pub(super) fn expm(a: &DMatrix<f64>) -> Result<DMatrix<f64>, SolverError> {
 /// One linear regime: its generator, time scale and cached sample-step exponential.
 #[derive(Debug, Clone)]
 pub(super) struct Regime {
+    /// The active set A (engaged springs).
+    pub active: Vec<bool>,
     /// 𝒜_A.
     pub generator: DMatrix<f64>,
     /// 𝒜_A².
@@ -304,6 +306,7 @@ impl Regime {
         let step = time_scale / samples_per_period as f64;
         let step_transition = expm(&(&generator * step))?;
         Ok(Regime {
+            active: active.to_vec(),
             generator,
             generator_sq,
             time_scale,

@@ -9,8 +9,11 @@
 //! (matrix exponential between switches) or reference files. Modes: a time
 //! response (`integrator.dt`, `integrator.t_end`) or a steady state
 //! (`[study.steady_state]`: the periodic response, for frequency-response
-//! curves swept over `excitation.omega`).
+//! curves swept over `excitation.omega`), or, with `[study.continuation]`,
+//! the frequency response as a continued branch of periodic orbits with
+//! the time-stepper's sweeps up and down ([`continuation`]).
 
+pub mod continuation;
 pub mod run;
 pub mod spec;
 mod summary;
@@ -32,8 +35,18 @@ pub struct GapSystemStudy {
     sweep_keys: Vec<String>,
 }
 
-/// Builds the study from its spec (validating every case).
-pub fn build(spec: &StudySpec) -> Result<GapSystemStudy, InputError> {
+/// Builds the study from its spec (validating every case): a continuation
+/// in omega when the spec has `[study.continuation]`
+/// ([`continuation::ContinuationStudy`]), else the cases as given.
+pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
+    if continuation::spec::requested(spec) {
+        return Ok(Box::new(continuation::build(spec)?));
+    }
+    Ok(Box::new(build_cases(spec)?))
+}
+
+/// A study of the cases as given.
+pub fn build_cases(spec: &StudySpec) -> Result<GapSystemStudy, InputError> {
     let ctx = Ctx {
         file: &spec.file,
         study: &spec.name,

@@ -125,7 +125,7 @@ fn counters(stats: &StepStats, method: &MethodConfig) -> Vec<(String, f64)> {
 }
 
 /// Integrates the case with one method.
-fn integrate(
+pub(crate) fn integrate(
     cfg: &CaseConfig,
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
