@@ -567,6 +567,9 @@ pub fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     ((p.0 - a.0 - t * dx).powi(2) + (p.1 - a.1 - t * dy).powi(2)).sqrt()
 }
 
+/// A test function of a branch point: zero where the point's kind occurs.
+type TestFunction = dyn Fn(&Eval) -> Result<f64, SolverError>;
+
 /// The accepted step's branch points: the orbits at σ/2 and σ and every
 /// special point in between, in order; an end point (and nothing after
 /// it) when the step leaves the range.
@@ -583,7 +586,7 @@ fn accept(
         (0.5 * ds, mid.clone(), PointKind::Regular),
         (ds, trial.clone(), PointKind::Regular),
     ];
-    let tests: [(PointKind, &dyn Fn(&Eval) -> Result<f64, SolverError>, f64); 3] = [
+    let tests: [(PointKind, &TestFunction, f64); 3] = [
         (PointKind::Fold, &|e: &Eval| Ok(fold_test(e)), 1e-10),
         (
             PointKind::PeriodDoubling,

@@ -113,7 +113,7 @@ pub fn orbits_table(branch: &Branch, n: usize) -> Table {
 pub fn sweep_folds(branch: &Branch) -> (Option<&BranchPoint>, Option<&BranchPoint>) {
     let folds: Vec<&BranchPoint> = branch.special(PointKind::Fold).collect();
     let up = folds.first().copied();
-    let down = if folds.len() >= 2 && folds.len() % 2 == 0 {
+    let down = if folds.len() >= 2 && folds.len().is_multiple_of(2) {
         folds.last().copied()
     } else {
         None

@@ -36,12 +36,12 @@ pub fn branch_table(orbits: &Table, n: usize) -> StudyTable {
         ));
         columns.push((
             format!("multiplier{i}_re"),
-            format!("its real part [-]"),
+            "its real part [-]".to_string(),
             Cells::Float(re),
         ));
         columns.push((
             format!("multiplier{i}_im"),
-            format!("its imaginary part [-]"),
+            "its imaginary part [-]".to_string(),
             Cells::Float(im),
         ));
     }
