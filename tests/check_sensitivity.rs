@@ -28,6 +28,7 @@ fn perturb(check: &ResolvedCheck, cases: &mut [CaseOutput], summary: &mut StudyS
             Metric::MaxRel | Metric::RmsRel | Metric::Rel => {
                 y + 3.0 * tol * scale.max(f64::MIN_POSITIVE)
             }
+            Metric::Ratio => unreachable!("`ratio` is refused in checks (claims only)"),
         }
     };
     let checked = |m: &MethodResult| {

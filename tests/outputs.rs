@@ -182,6 +182,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
             ))],
             figures: figures(),
             notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
+            measured: vec![],
             speedups: vec![],
             speedup_ranges: vec![],
         },
@@ -189,6 +190,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         speedups: vec![],
         speedup_ranges: vec![],
         checks: alpha_checks,
+        claims: Vec::new(),
         counter_docs: vec![("lcp_pivots".into(), "Lemke pivots [-]".into())],
     };
     let failure = SolverError::Lcp {
@@ -215,6 +217,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         speedups: vec![],
         speedup_ranges: vec![],
         counter_docs: vec![],
+        claims: vec![],
         checks: vec![
             check("beta", "k-1", "x-vs-exact", 1e-5, 1e-3),
             CheckRow {
@@ -457,6 +460,7 @@ fn speed_run() -> RunResult {
         speedups: vec![],
         speedup_ranges: vec![],
         checks: Vec::new(),
+        claims: Vec::new(),
         counter_docs: vec![],
     };
     RunResult {

@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod checks;
+pub mod claims;
 pub mod clock;
 pub mod figure;
 pub mod history;
