@@ -614,7 +614,7 @@ mod tests {
         let no = claim(Verdict::NotReproduced);
         assert_eq!(study_verdict(&[yes.clone(), yes.clone()]), "reproduced");
         assert_eq!(study_verdict(&[yes.clone(), no.clone()]), "partly (1 of 2)");
-        assert_eq!(study_verdict(&[no.clone()]), "not reproduced");
+        assert_eq!(study_verdict(std::slice::from_ref(&no)), "not reproduced");
         assert!(!no.as_expected());
     }
 
