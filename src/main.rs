@@ -121,21 +121,39 @@ fn run(args: RunArgs) -> ExitCode {
     let kinds = contact_harness::studies::registry();
     match runner::run(&kinds, &options) {
         Ok(run) => {
-            let mut failed = 0;
             for study in &run.studies {
                 let bad = study.checks.iter().filter(|c| !c.passed).count();
-                failed += bad;
-                let status = if bad == 0 {
+                let unexpected = study.claims.iter().filter(|c| !c.as_expected()).count();
+                let mut status = if bad == 0 {
                     "ok".to_string()
                 } else {
                     format!("{bad} FAILED")
                 };
+                if !study.claims.is_empty() {
+                    status.push_str(&format!(
+                        "  claims: {}",
+                        contact_harness::harness::claims::study_verdict(&study.claims)
+                    ));
+                    if unexpected > 0 {
+                        status.push_str(&format!(", {unexpected} UNEXPECTED"));
+                    }
+                }
                 println!(
                     "{:<28} {:>3} cases  {:>4} checks  {status}",
                     study.name,
                     study.cases.len(),
                     study.checks.len()
                 );
+                for c in study.claims.iter().filter(|c| !c.as_expected()) {
+                    println!(
+                        "    CLAIM {}/{}: {} (expected {}): {}",
+                        c.study,
+                        c.claim,
+                        c.verdict.name(),
+                        c.expect.name(),
+                        c.criterion
+                    );
+                }
                 for c in study.checks.iter().filter(|c| !c.passed) {
                     let method = if c.method.is_empty() {
                         String::new()
@@ -153,7 +171,7 @@ fn run(args: RunArgs) -> ExitCode {
                 options.out.display(),
                 options.report.join("index.html").display()
             );
-            if failed == 0 {
+            if run.all_passed() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

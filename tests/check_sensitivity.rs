@@ -7,6 +7,8 @@
 use std::path::PathBuf;
 
 use contact_harness::harness::checks::{self, Metric, ResolvedCheck, Scope};
+use contact_harness::harness::claims::{self, Comparison, Verdict};
+use contact_harness::harness::outcome::StudyResult;
 use contact_harness::harness::runner::{self, PlannedStudy};
 use contact_harness::harness::study::{CaseOutput, MethodResult, StudySummary};
 
@@ -28,6 +30,7 @@ fn perturb(check: &ResolvedCheck, cases: &mut [CaseOutput], summary: &mut StudyS
             Metric::MaxRel | Metric::RmsRel | Metric::Rel => {
                 y + 3.0 * tol * scale.max(f64::MIN_POSITIVE)
             }
+            Metric::Ratio => unreachable!("`ratio` is refused in checks (claims only)"),
         }
     };
     let checked = |m: &MethodResult| {
@@ -177,6 +180,76 @@ fn every_quick_check_fails_when_its_quantity_is_perturbed() {
         }
     }
     assert!(proven >= 12, "only {proven} checks exercised");
+    let flipped = claims_flip_both_ways(&planned, &results);
+    assert!(flipped >= 4, "only {flipped} claims exercised");
+}
+
+/// Every claim of the quick suite has its expected verdict on the real
+/// results, and flips both ways when its criteria's thresholds move across
+/// their values: not reproduced when the first criterion's threshold is
+/// put just past its value on the failing side, reproduced when every
+/// threshold is put on the holding side (so every criterion was computed
+/// from the results: a value that is not computed never holds). Returns
+/// the number of claims exercised.
+fn claims_flip_both_ways(planned: &[PlannedStudy], results: &[StudyResult]) -> usize {
+    let mut flipped = 0;
+    for (p, result) in planned.iter().zip(results) {
+        for (claim, row) in p.claims.iter().zip(&result.claims) {
+            assert!(
+                row.as_expected(),
+                "{}/{}: {} (expected {}): {}",
+                row.study,
+                row.claim,
+                row.verdict.name(),
+                row.expect.name(),
+                row.criterion
+            );
+            let evaluate = |c: &claims::ResolvedClaim| {
+                claims::evaluate(
+                    std::slice::from_ref(c),
+                    &p.spec.name,
+                    &result.cases,
+                    &result.summary,
+                    &result.speedups,
+                    p.baseline.as_deref(),
+                )
+                .remove(0)
+            };
+            let mut holding = claim.clone();
+            for c in &mut holding.spec.criterion {
+                c.threshold = match c.comparison {
+                    Comparison::AtMost => f64::MAX,
+                    Comparison::AtLeast => -f64::MAX,
+                };
+            }
+            let yes = evaluate(&holding);
+            assert_eq!(
+                yes.verdict,
+                Verdict::Reproduced,
+                "{}/{}: a criterion was not computed: {}",
+                row.study,
+                row.claim,
+                yes.criterion
+            );
+            let mut failing = holding.clone();
+            let first = &mut failing.spec.criterion[0];
+            first.threshold = match first.comparison {
+                Comparison::AtMost => -f64::MAX,
+                Comparison::AtLeast => f64::MAX,
+            };
+            let no = evaluate(&failing);
+            assert_eq!(
+                no.verdict,
+                Verdict::NotReproduced,
+                "{}/{}: {}",
+                row.study,
+                row.claim,
+                no.criterion
+            );
+            flipped += 1;
+        }
+    }
+    flipped
 }
 
 /// Runs the study `name` of `file` with `edit` applied to the integrated

@@ -182,6 +182,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
             ))],
             figures: figures(),
             notes: vec!["Bossak parameter alpha_b = 0 (classic Newmark).".into()],
+            measured: vec![],
             speedups: vec![],
             speedup_ranges: vec![],
             tables: vec![],
@@ -190,6 +191,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         speedups: vec![],
         speedup_ranges: vec![],
         checks: alpha_checks,
+        claims: Vec::new(),
         counter_docs: vec![("lcp_pivots".into(), "Lemke pivots [-]".into())],
     };
     let failure = SolverError::Lcp {
@@ -216,6 +218,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         speedups: vec![],
         speedup_ranges: vec![],
         counter_docs: vec![],
+        claims: vec![],
         checks: vec![
             check("beta", "k-1", "x-vs-exact", 1e-5, 1e-3),
             CheckRow {
@@ -458,6 +461,7 @@ fn speed_run() -> RunResult {
         speedups: vec![],
         speedup_ranges: vec![],
         checks: Vec::new(),
+        claims: Vec::new(),
         counter_docs: vec![],
     };
     RunResult {
@@ -559,8 +563,9 @@ fn reruns_give_byte_identical_csvs_and_parquet() {
     write_run(b.path(), &standard_run()).unwrap();
     let files_a = files_with_ext(a.path(), "csv");
     // alpha: 2 cases x (series, exact), summary, study; beta: k-1 series
-    // and exact, k-2 exact (its method failed), summary; checks, timings.
-    assert_eq!(files_a.len(), 6 + 4 + 2);
+    // and exact, k-2 exact (its method failed), summary; checks, claims
+    // (its header only: the run has no claim), timings.
+    assert_eq!(files_a.len(), 6 + 4 + 3);
     let parquet = files_with_ext(a.path(), "parquet");
     assert_eq!(
         parquet.len(),
@@ -622,8 +627,8 @@ fn reruns_with_other_times_differ_only_in_timings_and_manifest() {
         );
         compared += 1;
     }
-    // CSV and Parquet: 6 of alpha, 4 of beta, checks; and two READMEs.
-    assert_eq!(compared, 2 * (6 + 4 + 1) + 2, "csv + parquet + READMEs");
+    // CSV and Parquet: 6 of alpha, 4 of beta, checks, claims; two READMEs.
+    assert_eq!(compared, 2 * (6 + 4 + 2) + 2, "csv + parquet + READMEs");
     for f in ["timings.csv", "manifest.json"] {
         assert_ne!(
             fs::read(a.path().join(f)).unwrap(),

@@ -5,6 +5,7 @@
 
 pub mod atomic;
 pub mod checks;
+pub mod claims;
 pub mod clock;
 pub mod figure;
 pub mod history;

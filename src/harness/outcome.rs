@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::harness::claims::ClaimRow;
 use crate::harness::study::{CaseOutput, StudySummary};
 
 /// One evaluated check: a row of `checks.csv`.
@@ -127,6 +128,8 @@ pub struct StudyResult {
     pub speedup_ranges: Vec<SpeedupRange>,
     /// Evaluated checks (a failed method contributes a failed `solver` row).
     pub checks: Vec<CheckRow>,
+    /// The seed's claims with their verdicts.
+    pub claims: Vec<ClaimRow>,
     /// Meanings of the kind's counters and stats, `(name, doc)`.
     pub counter_docs: Vec<(String, String)>,
 }
@@ -213,10 +216,11 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    /// True when every check of every study passed.
+    /// True when every check of every study passed and every claim has
+    /// the verdict its spec expects.
     pub fn all_passed(&self) -> bool {
-        self.studies
-            .iter()
-            .all(|s| s.checks.iter().all(|c| c.passed))
+        self.studies.iter().all(|s| {
+            s.checks.iter().all(|c| c.passed) && s.claims.iter().all(ClaimRow::as_expected)
+        })
     }
 }

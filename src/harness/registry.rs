@@ -97,6 +97,7 @@ mod tests {
             sweeps: Vec::new(),
             cases: Vec::new(),
             checks: Vec::new(),
+            claims: Vec::new(),
         }
     }
 

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks::{self, ResolvedCheck};
+use crate::harness::claims::{self, ResolvedClaim};
 use crate::harness::jobs;
 use crate::harness::outcome::{CheckRow, RunResult, StudyResult};
 use crate::harness::registry::Registry;
@@ -34,6 +35,8 @@ pub struct PlannedStudy {
     pub baseline: Option<String>,
     /// Its checks, resolved against what the study provides.
     pub checks: Vec<ResolvedCheck>,
+    /// Its claims, resolved likewise.
+    pub claims: Vec<ResolvedClaim>,
     /// The time limit of each of its jobs: the spec's `time_limit`, else
     /// [`spec::DEFAULT_TIME_LIMIT_S`]; `--time-limit` replaces it.
     pub time_limit: Duration,
@@ -116,6 +119,22 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
         .enumerate()
         .map(|(i, c)| checks::resolve(c, i, &provides, &spec.file, &spec.name, &case_names))
         .collect::<Result<Vec<_>, _>>()?;
+    let claims = spec
+        .claims
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            claims::resolve(
+                c,
+                i,
+                &provides,
+                &study.measured_scalars(),
+                &spec.file,
+                &spec.name,
+                &case_names,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let time_limit = Duration::from_secs_f64(spec.time_limit.unwrap_or(spec::DEFAULT_TIME_LIMIT_S));
     Ok(PlannedStudy {
         spec,
@@ -123,6 +142,7 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
         methods,
         baseline,
         checks,
+        claims,
         time_limit,
     })
 }
@@ -481,7 +501,7 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
     for check in &p.checks {
         rows.extend(checks::evaluate(check, &p.spec.name, &cases, &summary));
     }
-    let speedups = analysis
+    let speedups: Vec<_> = analysis
         .speedups
         .into_iter()
         .chain(std::mem::take(&mut summary.speedups))
@@ -491,6 +511,14 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         .into_iter()
         .chain(std::mem::take(&mut summary.speedup_ranges))
         .collect();
+    let claim_rows = claims::evaluate(
+        &p.claims,
+        &p.spec.name,
+        &cases,
+        &summary,
+        &speedups,
+        p.baseline.as_deref(),
+    );
     StudyResult {
         name: p.spec.name.clone(),
         kind: p.spec.kind.clone(),
@@ -505,6 +533,7 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         speedups,
         speedup_ranges,
         checks: rows,
+        claims: claim_rows,
         counter_docs: p
             .study
             .counter_docs()
@@ -709,6 +738,7 @@ mod tests {
                 coords: Vec::new(),
             }],
             checks: Vec::new(),
+            claims: Vec::new(),
         };
         let plan = vec![plan_study(spec, Box::new(Mixed)).expect("plan")];
         assert_eq!(plan[0].baseline.as_deref(), Some("c"));

@@ -9,7 +9,8 @@
 //! `time_limit` (seconds per job, see [`DEFAULT_TIME_LIMIT_S`]), an optional
 //! `reproduces` (the paper and its figure or table, shown in the report),
 //! optional
-//! `[[study.sweep]]` tables and `[[study.check]]` tables. Sweeps are crossed
+//! `[[study.sweep]]` tables, `[[study.check]]` tables and `[[study.claim]]`
+//! tables (the seed's claims, `harness::claims`). Sweeps are crossed
 //! (the cartesian product of their values gives the cases) unless a sweep
 //! says `zip = "<key of an earlier sweep>"`: then it is paired with that
 //! sweep, value by value (both have as many values). Everything else in the
@@ -24,6 +25,7 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::harness::checks::CheckSpec;
+use crate::harness::claims::ClaimSpec;
 use crate::harness::registry::Registry;
 use crate::harness::study::Coord;
 
@@ -79,6 +81,8 @@ pub struct StudySpec {
     pub cases: Vec<CaseSpec>,
     /// The checks.
     pub checks: Vec<CheckSpec>,
+    /// The seed's claims the study tests (`[[study.claim]]`).
+    pub claims: Vec<ClaimSpec>,
 }
 
 /// Resolves `experiments/all` to `experiments/all.toml` when the former does
@@ -246,7 +250,7 @@ pub const MAX_TIME_LIMIT_S: f64 = 604_800.0;
 /// one (seconds). The longest job of the full suite takes under a minute.
 pub const DEFAULT_TIME_LIMIT_S: f64 = 600.0;
 
-const RESERVED: [&str; 8] = [
+const RESERVED: [&str; 9] = [
     "name",
     "kind",
     "description",
@@ -255,6 +259,7 @@ const RESERVED: [&str; 8] = [
     "time_limit",
     "sweep",
     "check",
+    "claim",
 ];
 
 fn parse_study(
@@ -414,6 +419,23 @@ fn parse_study(
         }
         c.validate(file, &name, i)?;
     }
+    let claims: Vec<ClaimSpec> = match table.remove("claim") {
+        None => Vec::new(),
+        Some(v) => deserialize_at(file, study, "study.claim", v)?,
+    };
+    let mut claim_ids = BTreeSet::new();
+    for (i, c) in claims.iter().enumerate() {
+        if !claim_ids.insert(c.id.as_str()) {
+            return Err(InputError::value(
+                file,
+                &name,
+                format!("study.claim[{i}].id"),
+                format!("\"{}\"", c.id),
+                "claim ids must be unique within a study",
+            ));
+        }
+        c.validate(file, &name, i)?;
+    }
     debug_assert!(RESERVED.iter().all(|k| !table.contains_key(*k)));
     let cases = expand_cases(file, &name, &table, &sweeps)?;
     Ok(StudySpec {
@@ -427,6 +449,7 @@ fn parse_study(
         sweeps,
         cases,
         checks,
+        claims,
     })
 }
 

@@ -363,6 +363,11 @@ pub struct StudySummary {
     /// method, baseline and group; see `harness::sweep::converged_range`);
     /// a comparison without one is written as not assessed.
     pub speedup_ranges: Vec<crate::harness::outcome::SpeedupRange>,
+    /// Study-level values derived from measured times (e.g. a cost ratio
+    /// at equal accuracy): they differ between runs, so they are neither
+    /// written to study.csv nor available to checks, only to claims
+    /// (`harness::claims`), whose `claims.csv` shows them.
+    pub measured: Vec<StudyScalar>,
 }
 
 impl StudySummary {
@@ -438,6 +443,12 @@ pub trait Study: Send + Sync {
     /// Whether case `case` computes a reference (a job of its own).
     fn has_reference(&self, _case: usize) -> bool {
         false
+    }
+
+    /// Names of the study values the kind derives from measured times
+    /// (`StudySummary::measured`): claims may name them.
+    fn measured_scalars(&self) -> Vec<String> {
+        Vec::new()
     }
 
     /// A key naming everything case `case`'s reference depends on: cases

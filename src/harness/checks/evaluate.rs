@@ -2,9 +2,9 @@
 //! `harness::checks` for the rows it gives).
 
 use crate::harness::checks::curves::{curve_metric, relative};
-use crate::harness::checks::{CheckSpec, Metric, ResolvedCheck, Scope};
+use crate::harness::checks::{CheckSpec, Metric, ResolvedCheck, Scope, TIMING_PREFIX};
 use crate::harness::outcome::CheckRow;
-use crate::harness::study::{CaseOutput, MethodOutput, MethodResult, StudySummary};
+use crate::harness::study::{CaseOutput, MethodOutput, MethodResult, MethodRun, StudySummary};
 use crate::harness::table::Table;
 
 /// Evaluates one check on a study's results.
@@ -69,14 +69,14 @@ pub fn evaluate(
             let mut rows = Vec::new();
             for c in selected() {
                 for m in c.methods.iter().filter(|m| spec.applies_to(m.label())) {
-                    if check.scope == Scope::Columns && spec.reference.as_deref() == Some(m.label())
-                    {
+                    // Compared with another method: not with itself.
+                    if spec.reference.as_deref() == Some(m.label()) {
                         continue;
                     }
                     let (value, detail) = match &m.outcome {
                         Err(e) => (f64::NAN, format!("method failed: {e}")),
                         Ok(run) if check.scope == Scope::MethodScalar => {
-                            method_scalar(spec, c, &run.output, summary, m.label())
+                            method_scalar(spec, c, run, summary, m.label())
                         }
                         Ok(run) => columns(check, c, &run.output),
                     };
@@ -140,17 +140,42 @@ fn study_rows(
         .collect()
 }
 
+/// A method run's scalar `name`: its output's, or for a
+/// [`TIMING_PREFIX`] name its timing's (`cpu_s`, a counter or a stat).
+fn run_scalar(run: &MethodRun, name: &str) -> Option<f64> {
+    match name.strip_prefix(TIMING_PREFIX) {
+        Some("cpu_s") => Some(run.timing.cpu_s),
+        Some("wall_s") => Some(run.timing.wall_s),
+        Some(what) => run.timing.counter(what).or_else(|| run.timing.stat(what)),
+        None => run.output.scalar(name),
+    }
+}
+
 fn method_scalar(
     spec: &CheckSpec,
     case: &CaseOutput,
-    output: &MethodOutput,
+    run: &MethodRun,
     summary: &StudySummary,
     label: &str,
 ) -> (f64, String) {
-    let y = output.scalar(&spec.quantity);
+    let y = run_scalar(run, &spec.quantity);
+    // Another method of the case as the reference: its same scalar.
+    let other = spec
+        .reference
+        .as_deref()
+        .and_then(|r| case.method(r))
+        .filter(|_| spec.value.is_none());
+    if let Some(other) = other {
+        let r = other
+            .outcome
+            .as_ref()
+            .ok()
+            .and_then(|o| run_scalar(o, &spec.quantity));
+        let (value, detail) = scalar_metric(spec.metric, y, r, &spec.quantity);
+        return (value, format!("{detail} (method `{}`)", other.label()));
+    }
     let r = reference_scalar(spec, |n| {
-        output
-            .scalar(n)
+        run_scalar(run, n)
             .or_else(|| case.scalar(n))
             .or_else(|| summary.scalar(n))
     });
@@ -205,6 +230,19 @@ fn scalar_metric(metric: Metric, y: Option<f64>, r: Option<f64>, quantity: &str)
     };
     match metric {
         Metric::AtLeast | Metric::AtMost => (y, String::new()),
+        Metric::Ratio => {
+            let Some(r) = r else {
+                return (f64::NAN, "reference scalar was not produced".into());
+            };
+            (
+                y / r,
+                format!(
+                    "{quantity} = {}, reference {}",
+                    crate::harness::report::sig(y),
+                    crate::harness::report::sig(r)
+                ),
+            )
+        }
         Metric::Abs | Metric::Rel => {
             let Some(r) = r else {
                 return (f64::NAN, "reference scalar was not produced".into());

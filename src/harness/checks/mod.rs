@@ -63,6 +63,9 @@ pub enum Metric {
     AtLeast,
     /// Scalars: passes when y <= tolerance.
     AtMost,
+    /// Scalars: y / r (a claim's criterion only: its comparison says which
+    /// side passes).
+    Ratio,
 }
 
 impl Metric {
@@ -76,6 +79,7 @@ impl Metric {
             Metric::Rel => "rel",
             Metric::AtLeast => "at-least",
             Metric::AtMost => "at-most",
+            Metric::Ratio => "ratio",
         }
     }
 
@@ -154,7 +158,29 @@ pub struct CheckSpec {
 impl CheckSpec {
     /// Validates what can be validated without the study's outputs.
     pub fn validate(&self, file: &Path, study: &str, index: usize) -> Result<(), InputError> {
-        let key = |k: &str| format!("study.check[{index}].{k}");
+        self.validate_at(file, study, &format!("study.check[{index}]"), false)
+    }
+
+    /// [`CheckSpec::validate`] for the entry at key `at` (e.g.
+    /// `study.claim[0].criterion[1]`); `criterion`: a claim's criterion,
+    /// which may use the `ratio` metric.
+    pub fn validate_at(
+        &self,
+        file: &Path,
+        study: &str,
+        at: &str,
+        criterion: bool,
+    ) -> Result<(), InputError> {
+        let key = |k: &str| format!("{at}.{k}");
+        if self.metric == Metric::Ratio && !criterion {
+            return Err(InputError::value(
+                file,
+                study,
+                key("metric"),
+                "\"ratio\"",
+                "max-abs, max-rel, rms-rel, abs, rel, at-least or at-most (`ratio` is a metric of claims' criteria)",
+            ));
+        }
         if !(self.tolerance.is_finite()) || (!self.metric.is_bound() && self.tolerance < 0.0) {
             return Err(InputError::value(
                 file,
@@ -302,13 +328,38 @@ pub fn resolve(
     study: &str,
     cases: &[String],
 ) -> Result<ResolvedCheck, InputError> {
-    let key = |k: &str| format!("study.check[{index}].{k}");
+    let at = format!("study.check[{index}]");
+    resolve_at(spec, &at, provides, file, study, cases, false)
+}
+
+/// The prefix of the measured quantities a claim's criterion may name: a
+/// method run's timing (`timing.cpu_s`, `timing.<counter>`,
+/// `timing.<stat>`, e.g. `timing.constraint_share`). Checks may not: their
+/// results are identical between runs, measured times are not.
+pub const TIMING_PREFIX: &str = "timing.";
+
+/// [`resolve`] for the entry at key `at`; `measured`: the entry may name
+/// measured quantities (a claim's criterion: [`TIMING_PREFIX`] quantities
+/// and the speed-up scalars the harness adds).
+pub fn resolve_at(
+    spec: &CheckSpec,
+    at: &str,
+    provides: &Provides,
+    file: &Path,
+    study: &str,
+    cases: &[String],
+    measured: bool,
+) -> Result<ResolvedCheck, InputError> {
+    let key = |k: &str| format!("{at}.{k}");
     let bad = |k: &str, value: String, expected: String| {
         InputError::value(file, study, key(k), value, expected)
     };
     let q = spec.quantity.as_str();
     let scalar_name = !q.contains('*');
-    let mut scope = if scalar_name && known(&provides.study_scalars, q) {
+    let timing = measured && q.starts_with(TIMING_PREFIX) && q.len() > TIMING_PREFIX.len();
+    let mut scope = if timing {
+        Scope::MethodScalar
+    } else if scalar_name && known(&provides.study_scalars, q) {
         Scope::Study
     } else if scalar_name && known(&provides.method_scalars, q) {
         Scope::MethodScalar
@@ -421,6 +472,9 @@ pub fn resolve(
                     provides.tables.iter().any(|t| t == reference)
                         || provides.methods.iter().any(|m| m == reference)
                 }
+                // A method scalar may be compared with the same scalar of
+                // another method of the case (`reference = "<label>"`).
+                Scope::MethodScalar if provides.methods.iter().any(|m| m == reference) => true,
                 _ => {
                     known(&provides.study_scalars, reference)
                         || known(&provides.method_scalars, reference)
@@ -437,6 +491,18 @@ pub fn resolve(
                         "a table of the case ({}), a method of the study ({}) or a .csv file",
                         provides.tables.join(", "),
                         provides.methods.join(", ")
+                    ),
+                    Scope::MethodScalar => format!(
+                        "a method of the study ({}) or a scalar ({})",
+                        provides.methods.join(", "),
+                        provides
+                            .study_scalars
+                            .iter()
+                            .chain(&provides.method_scalars)
+                            .chain(&provides.case_scalars)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                     _ => format!(
                         "a scalar ({})",

@@ -10,36 +10,41 @@ use crate::harness::timing::median;
 
 /// The one-line headline of a study, from the results: its first speed-up
 /// at equal accuracy, else its measured order, else its largest error
-/// against a reference, else its first note's first sentence.
+/// against a reference, else its first claim's verdict, else its first
+/// note's first sentence (whole), else its checks. Never cut, never empty.
 pub fn headline(s: &StudyResult) -> String {
     if let Some(first) = speedup_findings(s).into_iter().next() {
         return first;
     }
     // findings(): [checks, speed-ups..., order?, largest errors...].
-    if let Some(f) = findings(s)
-        .into_iter()
+    let all = findings(s);
+    if let Some(f) = all
+        .iter()
         .skip(1)
         .find(|f| f.starts_with("Measured order") || f.starts_with("Largest"))
     {
         return f
             .split("; ")
             .next()
-            .unwrap_or(&f)
+            .unwrap_or(f)
             .trim_end_matches('.')
             .to_string();
+    }
+    if let Some(c) = s.claims.first() {
+        return format!("Claim {}: {} ({})", c.claim, c.verdict.name(), c.criterion);
     }
     let note = s.summary.notes.first().map(String::as_str).unwrap_or("");
     let end = note
         .char_indices()
         .find(|&(i, c)| c == '.' && note[i + 1..].starts_with(' '))
         .map_or(note.len(), |(i, _)| i + 1);
-    let sentence = &note[..end];
-    if sentence.chars().count() > 220 {
-        let cut: String = sentence.chars().take(217).collect();
-        format!("{cut}...")
-    } else {
-        sentence.to_string()
+    let sentence = note[..end].trim();
+    if !sentence.is_empty() {
+        return sentence.to_string();
     }
+    all.into_iter()
+        .next()
+        .unwrap_or_else(|| "No results.".into())
 }
 
 /// One sentence per (method, baseline, group) of the speed-ups at equal
@@ -384,6 +389,7 @@ mod tests {
             speedups: vec![],
             speedup_ranges: vec![],
             checks: vec![],
+            claims: vec![],
             counter_docs: vec![],
         };
         let fig = a.figures.iter().find(|f| f.name == "convergence").unwrap();

@@ -5,6 +5,7 @@
 use super::RenderedFigure;
 use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
 use super::format::{count, seconds, short_commit, sig};
+use crate::harness::claims::{self, ClaimRow};
 use crate::harness::outcome::{CheckRow, Manifest, RunResult, StudyResult};
 use crate::harness::results;
 use crate::harness::study::Timing;
@@ -26,12 +27,28 @@ pub fn header(doc: &mut Document, run: &RunResult) {
     } else {
         format!("{failed} of {} checks FAILED", checks.len())
     };
+    let claims: Vec<&ClaimRow> = run.studies.iter().flat_map(|s| &s.claims).collect();
+    let reproduced = claims
+        .iter()
+        .filter(|c| c.verdict == claims::Verdict::Reproduced)
+        .count();
+    let unexpected = claims.iter().filter(|c| !c.as_expected()).count();
     let mut line = vec![
         text("Suite "),
         code(&run.suite),
         text(" · status: "),
         strong(status),
     ];
+    if !claims.is_empty() {
+        line.push(text(format!(
+            " · paper claims: {reproduced} of {} reproduced",
+            claims.len()
+        )));
+        if unexpected > 0 {
+            line.push(text(" · "));
+            line.push(strong(format!("{unexpected} claim verdict(s) UNEXPECTED")));
+        }
+    }
     if failed_cases > 0 {
         line.push(text(" · "));
         line.push(strong(format!(
@@ -51,14 +68,17 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
         ("cases", true),
         ("failed runs", true),
         ("checks passed", true),
+        ("verdict on the paper", false),
         ("reproduces", false),
         ("headline (from the results)", false),
     ]);
     for s in &run.studies {
         let failed_cases = s.failures().len();
         let passed = s.checks.iter().filter(|c| c.passed).count();
-        let ok = failed_cases == 0 && passed == s.checks.len();
+        let expected = s.claims.iter().all(ClaimRow::as_expected);
+        let ok = failed_cases == 0 && passed == s.checks.len() && expected;
         let checks = format!("{passed} / {}", s.checks.len());
+        let verdict = claims::study_verdict(&s.claims);
         table.push(
             if ok { RowKind::Normal } else { RowKind::Fail },
             vec![
@@ -74,6 +94,11 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
                     text("0")
                 }],
                 vec![if ok { text(checks) } else { strong(checks) }],
+                vec![if expected {
+                    text(verdict)
+                } else {
+                    strong(format!("{verdict}, unexpected"))
+                }],
                 vec![text(&s.reproduces)],
                 vec![text(headline(s))],
             ],
@@ -200,6 +225,15 @@ pub fn study(
             }
         }
     }
+    if !study.claims.is_empty() {
+        doc.heading(3, "Claims of the paper", None);
+        doc.paragraph(vec![text(format!(
+            "Verdict: {}. Each claim is the seed's own words judged by criteria over this run's results \
+             (all must hold); a verdict unlike the expected one fails the run.",
+            claims::study_verdict(&study.claims)
+        ))]);
+        doc.blocks.push(Block::Table(claims_table(&study.claims)));
+    }
     doc.heading(3, "Checks", None);
     if study.checks.is_empty() {
         doc.paragraph(vec![text("This study has no checks.")]);
@@ -228,6 +262,44 @@ pub fn study(
         }
         None => doc.paragraph(vec![text("No timings (no case produced output).")]),
     }
+}
+
+/// The claims of a study: id, verdict (and the expected one when it
+/// differs), the seed's words, the criteria with their values, the reason.
+pub fn claims_table(rows: &[ClaimRow]) -> Table {
+    let mut table = Table::new(&[
+        ("claim", false),
+        ("verdict", false),
+        ("the paper says", false),
+        ("criterion (value)", false),
+        ("expected because", false),
+    ]);
+    for r in rows {
+        let verdict = if r.as_expected() {
+            text(r.verdict.name())
+        } else {
+            strong(format!(
+                "{} (expected {})",
+                r.verdict.name(),
+                r.expect.name()
+            ))
+        };
+        table.push(
+            if r.as_expected() {
+                RowKind::Normal
+            } else {
+                RowKind::Fail
+            },
+            vec![
+                vec![code(&r.claim)],
+                vec![verdict],
+                vec![text(format!("{}: “{}”", r.seed, r.words))],
+                vec![text(&r.criterion)],
+                vec![text(&r.reason)],
+            ],
+        );
+    }
+    table
 }
 
 fn check_cells(row: &CheckRow) -> Vec<Vec<Inline>> {

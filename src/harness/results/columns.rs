@@ -286,6 +286,27 @@ pub(super) fn checks_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
     ]
 }
 
+pub(super) fn claims_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
+    let rows: Vec<_> = run.studies.iter().flat_map(|s| &s.claims).collect();
+    let text = |f: &dyn Fn(&crate::harness::claims::ClaimRow) -> String| {
+        CellColumn::Text(rows.iter().map(|r| f(r)).collect())
+    };
+    vec![
+        ("study".into(), text(&|r| r.study.clone())),
+        ("claim".into(), text(&|r| r.claim.clone())),
+        ("seed".into(), text(&|r| r.seed.clone())),
+        ("verdict".into(), text(&|r| r.verdict.name().into())),
+        ("expect".into(), text(&|r| r.expect.name().into())),
+        (
+            "value".into(),
+            CellColumn::Float(rows.iter().map(|r| r.value).collect()),
+        ),
+        ("criterion".into(), text(&|r| r.criterion.clone())),
+        ("words".into(), text(&|r| r.words.clone())),
+        ("reason".into(), text(&|r| r.reason.clone())),
+    ]
+}
+
 /// The fixed columns of timings.csv before the counters.
 pub const TIMING_FIXED: [&str; 7] = [
     "study",

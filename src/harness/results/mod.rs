@@ -25,6 +25,12 @@
 //!   every CSV with its meaning and unit, and every failure;
 //! - `DIR/checks.csv`: `study,case,check,value,tolerance,passed`, then the
 //!   added columns `metric,reference,detail,method,why`;
+//! - `DIR/claims.csv`: one row per seed claim a study tests:
+//!   `study,claim,seed,verdict,expect,value,criterion` (`verdict`, `expect`:
+//!   `reproduced` or `not-reproduced`; `value` the deciding criterion's;
+//!   `criterion` every criterion in words), then `words,reason` (see
+//!   `harness::claims`); written on every run, with a header alone when no
+//!   study has claims;
 //! - `DIR/timings.csv`: one row per successful method run and per reference
 //!   solver run: `study,case,method,wall_s,cpu_s,cpu_s_spread,runs`
 //!   (`wall_s` and `cpu_s` medians over the timed runs, `harness::timing`),
@@ -47,7 +53,7 @@
 //! with other cases do not survive and a killed run leaves the earlier
 //! directory intact; the top-level files are replaced by rename. Directories
 //! of studies that are not part of this run (a `--only` run) are left alone,
-//! but `checks.csv`, `timings.csv` and `manifest.json` describe this run
+//! but `checks.csv`, `claims.csv`, `timings.csv` and `manifest.json` describe this run
 //! only: after `--only a` they hold the rows of study `a` alone.
 
 use std::collections::BTreeMap;
@@ -66,8 +72,8 @@ mod readme;
 
 pub use columns::{TIMING_DERIVED, TIMING_FIXED, cpu_per_step, speedups, timing_names};
 use columns::{
-    checks_columns, speedup_columns, study_scalar_columns, summary_columns, timings_columns,
-    work_precision_columns,
+    checks_columns, claims_columns, speedup_columns, study_scalar_columns, summary_columns,
+    timings_columns, work_precision_columns,
 };
 use readme::study_readme;
 
@@ -274,6 +280,7 @@ pub fn write_run(out: &Path, run: &RunResult) -> Result<(), OutputError> {
         write_study(&out.join(&study.name), study)?;
     }
     write_table_files(out, "checks", checks_columns(run), WriteMode::Atomic)?;
+    write_table_files(out, "claims", claims_columns(run), WriteMode::Atomic)?;
     write_table_files(out, "timings", timings, WriteMode::Atomic)?;
     let manifest_path = out.join("manifest.json");
     let mut json =

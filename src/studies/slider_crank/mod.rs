@@ -86,10 +86,19 @@ impl Study for SliderCrankStudy {
             .map(|m| m.label.clone())
     }
 
+    fn measured_scalars(&self) -> Vec<String> {
+        vec![summary::JOINT_COST_RATIO.to_string()]
+    }
+
     fn provides(&self) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
-            study_scalars: strings(&["tolerance_slope", "clearance_order"]),
+            study_scalars: strings(&[
+                "tolerance_slope",
+                "clearance_order",
+                "friction_effect_slider_a",
+                "friction_effect_contact_force",
+            ]),
             method_scalars: strings(&[
                 "steps",
                 "max_error_x",

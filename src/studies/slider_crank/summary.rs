@@ -56,6 +56,9 @@ pub(super) fn summarize(
     if imperfect && (swept("joint.friction") || swept("drive.omega") || swept("joint.clearance")) {
         peaks(&mut summary, &all);
     }
+    if imperfect && swept("joint.friction") {
+        friction_effects(&mut summary, &all);
+    }
     curves(&mut summary, &all, sweep_keys);
     summary
 }
@@ -241,6 +244,10 @@ fn clearance_orders(
     });
 }
 
+/// The measured study value of [`joint_models`]: the contact joint's CPU
+/// time over the kinematic joint's at equal accuracy (median).
+pub(super) const JOINT_COST_RATIO: &str = "joint_cost_ratio";
+
 /// The kinematic and the contact joint at equal accuracy, per method: the
 /// CPU time of the contact model over the kinematic one.
 fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
@@ -293,6 +300,15 @@ fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) 
             }
         };
         let r: Vec<f64> = ratio.iter().map(|p| p.1).collect();
+        summary.measured.push(StudyScalar {
+            scalar: Scalar::new(
+                JOINT_COST_RATIO,
+                median(&r),
+                "CPU time of the contact joint over the kinematic joint at equal slider-velocity error (median over the common converged range; measured)",
+            ),
+            method: Some(label.clone()),
+            group: String::new(),
+        });
         summary.notes.push(format!(
             "{label}: at equal slider-velocity error ({} error levels from {:.3e} to {:.3e} m/s, within the common converged range {lo:.3e} to {hi:.3e} m/s: {detail}) the contact joint costs {:.3}x the CPU time of the kinematic joint (median; range {:.3}x to {:.3}x); C_q and Q_d take {:.0} % (kinematic) and {:.0} % (contact) of the equations' time (median over the cases).",
             r.len(),
@@ -443,6 +459,63 @@ fn peaks(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
                     scalar: Scalar::new(name, v, doc),
                     method: Some(label.to_string()),
                     group: o.name.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// The study scalars `friction_effect_<peak>` of each method: the smallest,
+/// over the pairs of cases with the same crank speed and clearance, of the
+/// relative change |p(mu) - p(0)| / |p(0)| of the peak slider acceleration
+/// and the peak contact force that friction mu > 0 makes against the
+/// frictionless case (how much friction changes them at the least affected
+/// speed and clearance).
+pub(super) fn friction_effects(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
+    let same = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-12 * a.abs().max(b.abs()),
+        _ => false,
+    };
+    for label in method_labels(all) {
+        for (peak, name, doc) in [
+            (
+                "peak_slider_a",
+                "friction_effect_slider_a",
+                "smallest relative change of the peak slider acceleration by friction, over the (speed, clearance) pairs [-]",
+            ),
+            (
+                "peak_contact_force",
+                "friction_effect_contact_force",
+                "smallest relative change of the peak contact force by friction, over the (speed, clearance) pairs [-]",
+            ),
+        ] {
+            let mut changes = Vec::new();
+            for (_, o) in all
+                .iter()
+                .filter(|(_, o)| o.scalar("friction").is_some_and(|f| f > 0.0))
+            {
+                let twin = all.iter().find(|(_, z)| {
+                    z.scalar("friction") == Some(0.0)
+                        && same(z.scalar("omega"), o.scalar("omega"))
+                        && same(z.scalar("clearance"), o.scalar("clearance"))
+                });
+                let value = |c: &CaseOutput| c.method(&label)?.output()?.scalar(peak);
+                if let Some((_, z)) = twin
+                    && let (Some(p), Some(p0)) = (value(o), value(z))
+                    && p0 != 0.0
+                {
+                    changes.push((p - p0).abs() / p0.abs());
+                }
+            }
+            if !changes.is_empty() {
+                summary.scalars.push(StudyScalar {
+                    scalar: Scalar::new(
+                        name,
+                        changes.iter().copied().fold(f64::INFINITY, f64::min),
+                        doc,
+                    ),
+                    method: Some(label.clone()),
+                    group: String::new(),
                 });
             }
         }
