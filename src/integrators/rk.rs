@@ -4,6 +4,17 @@
 //! pair (Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19-26; Hairer,
 //! Norsett & Wanner II.4 and II.5, the code DOPRI5), fixed-step or with
 //! error control.
+//!
+//! The error control accepts a step when the rms over the components of
+//! e_i / (atol + rtol m_i) is at most 1 (Hairer, Norsett & Wanner I, eq.
+//! (4.10)). The magnitude m_i is by default DOPRI5's max(|y_i|, |y_i new|)
+//! ([`Magnitude::Value`]); a problem whose coordinates have an arbitrary
+//! origin or grow without bound says per component what m_i is
+//! ([`Dopri5::with_magnitudes`]): a displacement from a reference state
+//! ([`Magnitude::From`]), or a fixed magnitude ([`Magnitude::Fixed`], an
+//! angle's 2 pi), so that the steps do not depend on where the coordinate
+//! is measured from (issue 16, section 3: a crank angle of 200 rad would
+//! otherwise get 30 times the allowance of one near 0).
 
 use crate::integrators::problem::FirstOrderOde;
 
@@ -99,13 +110,40 @@ const B4: [f64; 7] = [
 ];
 
 /// Error control of [`Dopri5`]: a step is accepted when the rms over the
-/// components of e_i / (atol + rtol max(|y_i|, |y_i new|)) is at most 1.
+/// components of e_i / (atol + rtol m_i) is at most 1, m_i the component's
+/// [`Magnitude`] (by default max(|y_i|, |y_i new|)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tolerances {
     /// Relative tolerance.
     pub rtol: f64,
     /// Absolute tolerance.
     pub atol: f64,
+}
+
+/// What the relative tolerance of one component is taken of (the module
+/// doc): m_i in atol + rtol m_i.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Magnitude {
+    /// max(|y_i|, |y_i new|): the component's value (DOPRI5's choice).
+    Value,
+    /// max(|y_i - r|, |y_i new - r|): the displacement from the reference
+    /// value r (a coordinate whose origin is arbitrary, e.g. a position
+    /// measured from the start state).
+    From(f64),
+    /// A fixed magnitude m >= 0 (an angle: 2 pi, one revolution; 0 leaves
+    /// atol alone).
+    Fixed(f64),
+}
+
+impl Magnitude {
+    /// m_i for the values `a` (start of the step) and `b` (its end).
+    fn of(self, a: f64, b: f64) -> f64 {
+        match self {
+            Magnitude::Value => a.abs().max(b.abs()),
+            Magnitude::From(r) => (a - r).abs().max((b - r).abs()),
+            Magnitude::Fixed(m) => m,
+        }
+    }
 }
 
 /// What an adaptive run did.
@@ -164,6 +202,9 @@ pub struct Dopri5 {
     dense: [Vec<f64>; 5],
     /// The first stage of the next step is known (first same as last).
     fsal: bool,
+    /// Per component, what its relative tolerance is taken of (empty:
+    /// [`Magnitude::Value`] for all).
+    magnitudes: Vec<Magnitude>,
     /// The statistics so far.
     pub stats: Dopri5Stats,
 }
@@ -177,8 +218,18 @@ impl Dopri5 {
             y5: vec![0.0; dim],
             dense: std::array::from_fn(|_| vec![0.0; dim]),
             fsal: false,
+            magnitudes: Vec::new(),
             stats: Dopri5Stats::default(),
         }
+    }
+
+    /// Work arrays for an ODE of dimension `magnitudes.len()` whose error
+    /// control takes component i's relative tolerance of `magnitudes[i]`
+    /// (the module doc).
+    pub fn with_magnitudes(magnitudes: Vec<Magnitude>) -> Self {
+        let mut dp = Self::new(magnitudes.len());
+        dp.magnitudes = magnitudes;
+        dp
     }
 
     /// The stages of a step of size h from (t, y); leaves the fifth-order
@@ -211,7 +262,8 @@ impl Dopri5 {
         let mut sum = 0.0;
         for (i, (&yi, &y5)) in y.iter().zip(&self.y5).enumerate() {
             let e: f64 = (0..7).map(|s| (B5[s] - B4[s]) * self.k[s][i]).sum();
-            let scale = tol.atol + tol.rtol * yi.abs().max(y5.abs());
+            let magnitude = self.magnitudes.get(i).copied().unwrap_or(Magnitude::Value);
+            let scale = tol.atol + tol.rtol * magnitude.of(yi, y5);
             sum += (h * e / scale).powi(2);
         }
         (sum / y.len() as f64).sqrt()
@@ -518,5 +570,60 @@ mod tests {
             dp.stats.accepted
         );
         assert!(worst < 1e-7, "{worst:e}");
+    }
+
+    /// A pendulum turning over (theta' = w, w' = -sin theta, from w = 3):
+    /// its angle grows without bound and its origin is arbitrary. With the
+    /// angle's magnitude fixed at 2 pi, the run started 10 revolutions on
+    /// takes the same steps as the one from 0; with DOPRI5's |y| the large
+    /// angle loosens the control and the counts differ (the flaw the fixed
+    /// magnitude removes).
+    #[test]
+    fn the_steps_do_not_depend_on_the_angle_origin() {
+        struct Pendulum;
+        impl FirstOrderOde for Pendulum {
+            fn dim(&self) -> usize {
+                2
+            }
+            fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+                dy[0] = y[1];
+                dy[1] = -y[0].sin();
+            }
+        }
+        let run = |theta0: f64, magnitudes: Vec<Magnitude>| {
+            let mut dp = Dopri5::with_magnitudes(magnitudes);
+            let mut y = vec![theta0, 3.0];
+            let tol = Tolerances {
+                rtol: 1e-8,
+                atol: 1e-8,
+            };
+            dp.integrate(
+                &Pendulum,
+                0.0,
+                20.0,
+                &mut y,
+                1e-3,
+                tol,
+                1_000_000,
+                &[],
+                &mut |_, _| {},
+                &mut |_, _| false,
+            )
+            .expect("integrates");
+            (dp.stats.accepted, y[0] - theta0, y[1])
+        };
+        let turns = 20.0 * std::f64::consts::PI;
+        let angle = vec![
+            Magnitude::Fixed(2.0 * std::f64::consts::PI),
+            Magnitude::Value,
+        ];
+        let (a, b) = (run(0.0, angle.clone()), run(turns, angle));
+        assert_eq!(a.0, b.0, "{a:?} {b:?}");
+        assert!((a.1 - b.1).abs() < 1e-6 && (a.2 - b.2).abs() < 1e-6);
+        // The angle grew by tens of radians: DOPRI5's |y| scaling counts it.
+        assert!(a.1 > 40.0, "{a:?}");
+        let value = vec![Magnitude::Value; 2];
+        let (c, d) = (run(0.0, value.clone()), run(turns, value));
+        assert!(d.0 < c.0, "{c:?} {d:?}");
     }
 }
