@@ -3,6 +3,7 @@
 //! first-order ODEs).
 pub mod bdf_contact;
 pub mod event_driven;
+pub mod events;
 pub mod linear_contact;
 pub mod newmark;
 pub mod problem;

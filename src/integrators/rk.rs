@@ -16,12 +16,18 @@
 //! is measured from (issue 16, section 3: a crank angle of 200 rad would
 //! otherwise get 30 times the allowance of one near 0).
 
+use crate::integrators::events::{self, any_changed, locate};
 use crate::integrators::problem::FirstOrderOde;
 
 /// Work arrays of the classical RK4 step (no allocation per step).
 pub struct Rk4 {
     k: [Vec<f64>; 4],
     stage: Vec<f64>,
+    /// A trial step's end and the switching values at both ends
+    /// ([`Rk4::step_located`]).
+    trial: Vec<f64>,
+    g0: Vec<f64>,
+    g1: Vec<f64>,
 }
 
 impl Rk4 {
@@ -30,7 +36,68 @@ impl Rk4 {
         Self {
             k: std::array::from_fn(|_| vec![0.0; dim]),
             stage: vec![0.0; dim],
+            trial: vec![0.0; dim],
+            g0: Vec::new(),
+            g1: Vec::new(),
         }
+    }
+
+    /// One step of size h from (t, y), in place, that straddles no switch
+    /// of the problem ([`events`]): where a switching function changes sign
+    /// within the step, the step is cut just past the first switch
+    /// ([`locate`]), `on_switch(t*, y*)` sees that state (the problem
+    /// updates its memory there: it is an accepted state), and the rest of
+    /// the step follows from it, cut again at a further switch. Without
+    /// switching functions it is [`Rk4::step`]. Returns the right-hand side
+    /// evaluations and the switches located.
+    pub fn step_located(
+        &mut self,
+        ode: &dyn FirstOrderOde,
+        t: f64,
+        h: f64,
+        y: &mut [f64],
+        on_switch: &mut dyn FnMut(f64, &[f64]),
+    ) -> (usize, usize) {
+        if ode.switches() == 0 {
+            self.step(ode, t, h, y);
+            return (4, 0);
+        }
+        let end = t + h;
+        let (mut t0, mut evaluations, mut switches) = (t, 0, 0);
+        let mut trial = std::mem::take(&mut self.trial);
+        let (mut g0, mut g1) = (std::mem::take(&mut self.g0), std::mem::take(&mut self.g1));
+        // At most 16 switches in one step; a further one is stepped over.
+        for cut in 0..=16 {
+            let rest = end - t0;
+            events::values(ode, t0, y, &mut g0);
+            trial.copy_from_slice(y);
+            self.step(ode, t0, rest, &mut trial);
+            evaluations += 4;
+            events::values(ode, end, &trial, &mut g1);
+            if cut == 16 || !any_changed(&g0, &g1) {
+                y.copy_from_slice(&trial);
+                break;
+            }
+            let located = locate(rest, &g0, &g1, &mut |len, g| {
+                trial.copy_from_slice(y);
+                self.step(ode, t0, len, &mut trial);
+                ode.switching(t0 + len, &trial, g);
+            });
+            evaluations += 4 * located.trials + 4;
+            switches += 1;
+            self.step(ode, t0, located.length, y);
+            t0 = if located.length >= rest {
+                end
+            } else {
+                t0 + located.length
+            };
+            on_switch(t0, y);
+            if t0 >= end {
+                break;
+            }
+        }
+        (self.trial, self.g0, self.g1) = (trial, g0, g1);
+        (evaluations, switches)
     }
 
     /// One step of size h from (t, y), in place:
@@ -155,6 +222,8 @@ pub struct Dopri5Stats {
     pub rejected: usize,
     /// Right-hand side evaluations.
     pub evaluations: usize,
+    /// Steps ended at a located switch ([`events`]).
+    pub switches: usize,
 }
 
 /// Why an adaptive run stopped.
@@ -327,20 +396,41 @@ impl Dopri5 {
         let mut t = t0;
         let mut next_output = 0;
         let mut sample = vec![0.0; y.len()];
+        let (mut g0, mut g1) = (Vec::new(), Vec::new());
         let mut after_rejection = false;
         while t < t1 {
             crate::deadline::check();
             if self.stats.accepted + self.stats.rejected >= max_steps {
                 return Err(Dopri5Error::TooManySteps(max_steps));
             }
-            let last = t + h >= t1;
-            let step = if last { t1 - t } else { h };
+            let mut last = t + h >= t1;
+            let mut step = if last { t1 - t } else { h };
+            let full = step;
             if step <= 8.0 * f64::EPSILON * t.abs().max(1e-300) {
                 return Err(Dopri5Error::StepTooSmall { t, h: step });
             }
             let err = self.attempt(ode, t, step, y, Some(tol));
             let factor = step_factor(err, after_rejection);
             after_rejection = err > 1.0;
+            if err <= 1.0 && ode.switches() > 0 {
+                events::values(ode, t, y, &mut g0);
+                events::values(ode, t + step, &self.y5, &mut g1);
+                if any_changed(&g0, &g1) {
+                    // End the step just past the first switch (the trials
+                    // reuse the first stage: it is the same point).
+                    self.fsal = true;
+                    let located = locate(step, &g0, &g1, &mut |len, g| {
+                        self.attempt(ode, t, len, y, None);
+                        ode.switching(t + len, &self.y5, g);
+                    });
+                    if located.length < step {
+                        step = located.length;
+                        last = false;
+                    }
+                    self.attempt(ode, t, step, y, None);
+                    self.stats.switches += 1;
+                }
+            }
             if err <= 1.0 {
                 let t_old = t;
                 t = if last { t1 } else { t + step };
@@ -364,11 +454,12 @@ impl Dopri5 {
                 self.k.swap(0, 6);
                 self.stats.accepted += 1;
                 self.fsal = !on_accept(t, y);
-                // A clipped last step does not shrink the next one.
+                // A clipped last step, or one cut at a switch, does not
+                // shrink the next one.
                 h = if last {
-                    h.max(step * factor)
+                    h.max(full * factor)
                 } else {
-                    step * factor
+                    full * factor
                 };
             } else {
                 self.fsal = true;

@@ -105,6 +105,7 @@ where
     mech.gravity = mech_data.gravity;
     mech.baumgarte = method.baumgarte;
     mech.timed = true;
+    mech.locate_switches = cfg.locate_switches;
     if let Drive::Free { torque, .. } = cfg.drive {
         mech.torques.push((0, torque));
     }
@@ -221,6 +222,7 @@ where
     let mut steps = 0usize;
     let mut rejected = 0usize;
     let mut evaluations = 0usize;
+    let mut switches = 0usize;
     match method.integrator {
         Integrator::Rk4 | Integrator::Dopri5Fixed => {
             let per_output = (cfg.output_interval / cfg.dt).round() as usize;
@@ -233,8 +235,17 @@ where
                 crate::deadline::check();
                 match method.integrator {
                     Integrator::Rk4 => {
-                        rk4.step(&mech, t, h, &mut y);
-                        evaluations += 4;
+                        // A located switch is an accepted state: the
+                        // joint's memory (the onset's impact speed) is
+                        // updated there.
+                        let mut on_switch = |t: f64, y: &[f64]| {
+                            let (q, qd) = y.split_at(9);
+                            mech.accept(t, q, qd);
+                            observe(y);
+                        };
+                        let (n, s) = rk4.step_located(&mech, t, h, &mut y, &mut on_switch);
+                        evaluations += n;
+                        switches += s;
                     }
                     _ => {
                         dp.step(&mech, t, h, &mut y);
@@ -300,6 +311,7 @@ where
             steps = dp.stats.accepted;
             rejected = dp.stats.rejected;
             evaluations = dp.stats.evaluations;
+            switches = dp.stats.switches;
         }
     }
     let work = mech.work();
@@ -417,6 +429,7 @@ where
             ("steps".into(), steps as f64),
             ("rejected_steps".into(), rejected as f64),
             ("rhs_evaluations".into(), evaluations as f64),
+            ("located_switches".into(), switches as f64),
         ],
         stats: vec![("constraint_share".into(), constraint / total)],
     })

@@ -117,6 +117,8 @@ struct IntegratorToml {
     #[serde(default)]
     max_steps: Option<usize>,
     #[serde(default)]
+    locate_switches: Option<bool>,
+    #[serde(default)]
     variant: Vec<VariantToml>,
 }
 
@@ -241,6 +243,10 @@ pub struct CaseConfig {
     pub outputs: usize,
     /// Bound on the steps of a run (accepted + rejected).
     pub max_steps: usize,
+    /// Whether RK4 and Dormand-Prince end their steps at the clearance
+    /// joint's located switches (contact onset and end, the damping's
+    /// clip; `integrator.locate_switches`, default true).
+    pub locate_switches: bool,
     /// A peer tool's work-precision file (label, table).
     pub peer: Option<(String, Arc<Table>)>,
     /// What the errors are measured against.
@@ -595,6 +601,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         output_interval,
         outputs: outputs as usize,
         max_steps,
+        locate_switches: integ.locate_switches.unwrap_or(true),
         peer,
     })
 }
