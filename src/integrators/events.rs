@@ -145,7 +145,10 @@ mod tests {
             g[1] = 1.0;
         };
         let l = locate(1.0, &[-root, 1.0], &[0.69, 1.0], &mut trial);
-        assert!(l.length >= root && l.length - root <= 2.0 * RELATIVE_WIDTH, "{l:?}");
+        assert!(
+            l.length >= root && l.length - root <= 2.0 * RELATIVE_WIDTH,
+            "{l:?}"
+        );
         assert!(l.trials <= 20, "{l:?}");
     }
 
