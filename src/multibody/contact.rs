@@ -13,7 +13,11 @@
 //! onset of the contact, c_e the coefficient of restitution; F_N is not
 //! allowed to pull (F_N >= 0).
 //!
-//! The impact speed delta'_0 is the speed at the located onset: after the
+//! The impact speed delta'_0 is the speed at the located onset. When the
+//! integrator locates the switches ([`ClearanceJoint::switching`],
+//! crate::integrators::events, the slider-crank's default) the accepted
+//! step ends just past delta = 0 and the interpolant below returns the
+//! speed there. Otherwise: after the
 //! accepted step in which the penetration changes sign, the root of
 //! delta(t) = 0 is found on the cubic Hermite interpolant of delta through
 //! the step's two end states (delta and delta' at both ends; a third-order
