@@ -766,6 +766,18 @@ fn a_job_past_its_time_limit_fails_with_a_message() {
         assert_eq!(out.status.code(), Some(2), "{msg}");
         assert!(msg.contains(key) && msg.contains("seconds"), "{msg}");
     }
+    for bad in ["0.5", "-1", "\"loose\"", "nan"] {
+        let (_dir, out) = bad_spec(
+            "kind = \"gap-system\"",
+            &format!("kind = \"gap-system\"\nunresolved_per_tolerance = {bad}"),
+        );
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{msg}");
+        assert!(
+            msg.contains("study.unresolved_per_tolerance") && msg.contains(">= 1"),
+            "{msg}"
+        );
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("x.toml"), SDOF).expect("write");
     for bad in ["0", "-3", "nan", "soon"] {

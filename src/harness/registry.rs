@@ -94,6 +94,7 @@ mod tests {
             baseline: None,
             reproduces: None,
             time_limit: None,
+            unresolved_per_tolerance: None,
             sweeps: Vec::new(),
             cases: Vec::new(),
             checks: Vec::new(),

@@ -471,6 +471,9 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         p.baseline.as_deref(),
         &cases,
         &|label, key| p.study.nominal_order(label, key),
+        p.spec
+            .unresolved_per_tolerance
+            .unwrap_or(crate::harness::sweep::UNRESOLVED_PER_TOLERANCE),
     );
     summary.scalars.extend(analysis.scalars);
     summary.figures.extend(analysis.figures);
@@ -731,6 +734,7 @@ mod tests {
             baseline: None,
             reproduces: None,
             time_limit: Some(0.05),
+            unresolved_per_tolerance: None,
             sweeps: Vec::new(),
             cases: vec![crate::harness::spec::CaseSpec {
                 name: "only".into(),

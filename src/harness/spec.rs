@@ -8,6 +8,9 @@
 //! against; default: the kind's, the paper's method), an optional
 //! `time_limit` (seconds per job, see [`DEFAULT_TIME_LIMIT_S`]), an optional
 //! `reproduces` (the paper and its figure or table, shown in the report),
+//! an optional `unresolved_per_tolerance` (the factor of the sweep
+//! analysis' tolerance rule, see
+//! [`crate::harness::sweep::UNRESOLVED_PER_TOLERANCE`]),
 //! optional
 //! `[[study.sweep]]` tables, `[[study.check]]` tables and `[[study.claim]]`
 //! tables (the seed's claims, `harness::claims`). Sweeps are crossed
@@ -75,6 +78,11 @@ pub struct StudySpec {
     /// The time limit of each job (a method of a case, or a case's
     /// reference) in seconds, when the spec sets one (`time_limit`).
     pub time_limit: Option<f64>,
+    /// The factor beyond which an error-controlled run's relative error
+    /// per unit tolerance makes it unresolved, when the spec sets one
+    /// (`unresolved_per_tolerance`; default
+    /// [`crate::harness::sweep::UNRESOLVED_PER_TOLERANCE`]).
+    pub unresolved_per_tolerance: Option<f64>,
     /// The sweeps, in order.
     pub sweeps: Vec<Sweep>,
     /// The cases (one without sweeps).
@@ -250,13 +258,14 @@ pub const MAX_TIME_LIMIT_S: f64 = 604_800.0;
 /// one (seconds). The longest job of the full suite takes under a minute.
 pub const DEFAULT_TIME_LIMIT_S: f64 = 600.0;
 
-const RESERVED: [&str; 9] = [
+const RESERVED: [&str; 10] = [
     "name",
     "kind",
     "description",
     "reproduces",
     "baseline",
     "time_limit",
+    "unresolved_per_tolerance",
     "sweep",
     "check",
     "claim",
@@ -392,6 +401,20 @@ fn parse_study(
             }
         },
     };
+    let unresolved_per_tolerance = match table.remove("unresolved_per_tolerance") {
+        None => None,
+        Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
+            Some(f) if f.is_finite() && f >= 1.0 => Some(f),
+            _ => {
+                return Err(key_err(
+                    study,
+                    "study.unresolved_per_tolerance",
+                    Some(v.to_string()),
+                    "a finite number >= 1: the relative error per unit tolerance beyond which an error-controlled run is unresolved",
+                ));
+            }
+        },
+    };
     let sweeps = match table.remove("sweep") {
         None => Vec::new(),
         Some(v) => {
@@ -446,6 +469,7 @@ fn parse_study(
         baseline,
         reproduces,
         time_limit,
+        unresolved_per_tolerance,
         sweeps,
         cases,
         checks,
@@ -469,7 +493,7 @@ fn sweep_from_schema(
             study,
             at("key"),
             format!("\"{}\"", s.key),
-            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/reproduces/baseline/time_limit/sweep/check)",
+            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/reproduces/baseline/time_limit/unresolved_per_tolerance/sweep/check/claim)",
         ));
     }
     let values = match (s.values, s.range) {

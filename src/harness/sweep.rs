@@ -245,6 +245,7 @@ pub fn analyse(
     baseline: Option<&str>,
     cases: &[CaseOutput],
     nominal: &dyn Fn(&str, &str) -> Option<f64>,
+    per_tolerance: f64,
 ) -> SweepAnalysis {
     let mut out = SweepAnalysis::default();
     let (Some(cost), Some((error_name, error_doc))) =
@@ -275,7 +276,9 @@ pub fn analyse(
                 continue;
             };
             let scale = run.output.scalar(&format!("{error_name}_scale"));
-            let tolerance = parameter.ends_with("tolerance").then_some(value);
+            let tolerance = parameter
+                .ends_with("tolerance")
+                .then_some((value, per_tolerance));
             if let Some(why) = unresolved(error, scale, tolerance) {
                 out.notes.push(format!(
                     "{} in case {} left out of the work-precision analysis (orders, figures, speed-ups; work-precision.csv): unresolved, {error_name} {why}.",

@@ -6,6 +6,7 @@
 //! no model.
 pub mod bdf_contact;
 pub mod event_driven;
+pub mod events;
 pub mod newmark;
 pub mod rk;
 

@@ -4,13 +4,30 @@
 //! pair (Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19-26; Hairer,
 //! Norsett & Wanner II.4 and II.5, the code DOPRI5), fixed-step or with
 //! error control.
+//!
+//! The error control accepts a step when the rms over the components of
+//! e_i / (atol + rtol m_i) is at most 1 (Hairer, Norsett & Wanner I, eq.
+//! (4.10)). The magnitude m_i is by default DOPRI5's max(|y_i|, |y_i new|)
+//! ([`Magnitude::Value`]); a problem whose coordinates have an arbitrary
+//! origin or grow without bound says per component what m_i is
+//! ([`Dopri5::with_magnitudes`]): a displacement from a reference state
+//! ([`Magnitude::From`]), or a fixed magnitude ([`Magnitude::Fixed`], an
+//! angle's 2 pi), so that the steps do not depend on where the coordinate
+//! is measured from (issue 16, section 3: a crank angle of 200 rad would
+//! otherwise get 30 times the allowance of one near 0).
 
+use crate::integrators::events::{self, any_changed, locate};
 use crate::problem::FirstOrderOde;
 
 /// Work arrays of the classical RK4 step (no allocation per step).
 pub struct Rk4 {
     k: [Vec<f64>; 4],
     stage: Vec<f64>,
+    /// A trial step's end and the switching values at both ends
+    /// ([`Rk4::step_located`]).
+    trial: Vec<f64>,
+    g0: Vec<f64>,
+    g1: Vec<f64>,
 }
 
 impl Rk4 {
@@ -19,7 +36,68 @@ impl Rk4 {
         Self {
             k: std::array::from_fn(|_| vec![0.0; dim]),
             stage: vec![0.0; dim],
+            trial: vec![0.0; dim],
+            g0: Vec::new(),
+            g1: Vec::new(),
         }
+    }
+
+    /// One step of size h from (t, y), in place, that straddles no switch
+    /// of the problem ([`events`]): where a switching function changes sign
+    /// within the step, the step is cut just past the first switch
+    /// ([`locate`]), `on_switch(t*, y*)` sees that state (the problem
+    /// updates its memory there: it is an accepted state), and the rest of
+    /// the step follows from it, cut again at a further switch. Without
+    /// switching functions it is [`Rk4::step`]. Returns the right-hand side
+    /// evaluations and the switches located.
+    pub fn step_located(
+        &mut self,
+        ode: &dyn FirstOrderOde,
+        t: f64,
+        h: f64,
+        y: &mut [f64],
+        on_switch: &mut dyn FnMut(f64, &[f64]),
+    ) -> (usize, usize) {
+        if ode.switches() == 0 {
+            self.step(ode, t, h, y);
+            return (4, 0);
+        }
+        let end = t + h;
+        let (mut t0, mut evaluations, mut switches) = (t, 0, 0);
+        let mut trial = std::mem::take(&mut self.trial);
+        let (mut g0, mut g1) = (std::mem::take(&mut self.g0), std::mem::take(&mut self.g1));
+        // At most 16 switches in one step; a further one is stepped over.
+        for cut in 0..=16 {
+            let rest = end - t0;
+            events::values(ode, t0, y, &mut g0);
+            trial.copy_from_slice(y);
+            self.step(ode, t0, rest, &mut trial);
+            evaluations += 4;
+            events::values(ode, end, &trial, &mut g1);
+            if cut == 16 || !any_changed(&g0, &g1) {
+                y.copy_from_slice(&trial);
+                break;
+            }
+            let located = locate(rest, &g0, &g1, &mut |len, g| {
+                trial.copy_from_slice(y);
+                self.step(ode, t0, len, &mut trial);
+                ode.switching(t0 + len, &trial, g);
+            });
+            evaluations += 4 * located.trials + 4;
+            switches += 1;
+            self.step(ode, t0, located.length, y);
+            t0 = if located.length >= rest {
+                end
+            } else {
+                t0 + located.length
+            };
+            on_switch(t0, y);
+            if t0 >= end {
+                break;
+            }
+        }
+        (self.trial, self.g0, self.g1) = (trial, g0, g1);
+        (evaluations, switches)
     }
 
     /// One step of size h from (t, y), in place:
@@ -99,13 +177,40 @@ const B4: [f64; 7] = [
 ];
 
 /// Error control of [`Dopri5`]: a step is accepted when the rms over the
-/// components of e_i / (atol + rtol max(|y_i|, |y_i new|)) is at most 1.
+/// components of e_i / (atol + rtol m_i) is at most 1, m_i the component's
+/// [`Magnitude`] (by default max(|y_i|, |y_i new|)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tolerances {
     /// Relative tolerance.
     pub rtol: f64,
     /// Absolute tolerance.
     pub atol: f64,
+}
+
+/// What the relative tolerance of one component is taken of (the module
+/// doc): m_i in atol + rtol m_i.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Magnitude {
+    /// max(|y_i|, |y_i new|): the component's value (DOPRI5's choice).
+    Value,
+    /// max(|y_i - r|, |y_i new - r|): the displacement from the reference
+    /// value r (a coordinate whose origin is arbitrary, e.g. a position
+    /// measured from the start state).
+    From(f64),
+    /// A fixed magnitude m >= 0 (an angle: 2 pi, one revolution; 0 leaves
+    /// atol alone).
+    Fixed(f64),
+}
+
+impl Magnitude {
+    /// m_i for the values `a` (start of the step) and `b` (its end).
+    fn of(self, a: f64, b: f64) -> f64 {
+        match self {
+            Magnitude::Value => a.abs().max(b.abs()),
+            Magnitude::From(r) => (a - r).abs().max((b - r).abs()),
+            Magnitude::Fixed(m) => m,
+        }
+    }
 }
 
 /// What an adaptive run did.
@@ -117,6 +222,8 @@ pub struct Dopri5Stats {
     pub rejected: usize,
     /// Right-hand side evaluations.
     pub evaluations: usize,
+    /// Steps ended at a located switch ([`events`]).
+    pub switches: usize,
 }
 
 /// Why an adaptive run stopped.
@@ -164,6 +271,9 @@ pub struct Dopri5 {
     dense: [Vec<f64>; 5],
     /// The first stage of the next step is known (first same as last).
     fsal: bool,
+    /// Per component, what its relative tolerance is taken of (empty:
+    /// [`Magnitude::Value`] for all).
+    magnitudes: Vec<Magnitude>,
     /// The statistics so far.
     pub stats: Dopri5Stats,
 }
@@ -177,8 +287,18 @@ impl Dopri5 {
             y5: vec![0.0; dim],
             dense: std::array::from_fn(|_| vec![0.0; dim]),
             fsal: false,
+            magnitudes: Vec::new(),
             stats: Dopri5Stats::default(),
         }
+    }
+
+    /// Work arrays for an ODE of dimension `magnitudes.len()` whose error
+    /// control takes component i's relative tolerance of `magnitudes[i]`
+    /// (the module doc).
+    pub fn with_magnitudes(magnitudes: Vec<Magnitude>) -> Self {
+        let mut dp = Self::new(magnitudes.len());
+        dp.magnitudes = magnitudes;
+        dp
     }
 
     /// The stages of a step of size h from (t, y); leaves the fifth-order
@@ -211,7 +331,8 @@ impl Dopri5 {
         let mut sum = 0.0;
         for (i, (&yi, &y5)) in y.iter().zip(&self.y5).enumerate() {
             let e: f64 = (0..7).map(|s| (B5[s] - B4[s]) * self.k[s][i]).sum();
-            let scale = tol.atol + tol.rtol * yi.abs().max(y5.abs());
+            let magnitude = self.magnitudes.get(i).copied().unwrap_or(Magnitude::Value);
+            let scale = tol.atol + tol.rtol * magnitude.of(yi, y5);
             sum += (h * e / scale).powi(2);
         }
         (sum / y.len() as f64).sqrt()
@@ -275,20 +396,41 @@ impl Dopri5 {
         let mut t = t0;
         let mut next_output = 0;
         let mut sample = vec![0.0; y.len()];
+        let (mut g0, mut g1) = (Vec::new(), Vec::new());
         let mut after_rejection = false;
         while t < t1 {
             crate::deadline::check();
             if self.stats.accepted + self.stats.rejected >= max_steps {
                 return Err(Dopri5Error::TooManySteps(max_steps));
             }
-            let last = t + h >= t1;
-            let step = if last { t1 - t } else { h };
+            let mut last = t + h >= t1;
+            let mut step = if last { t1 - t } else { h };
+            let full = step;
             if step <= 8.0 * f64::EPSILON * t.abs().max(1e-300) {
                 return Err(Dopri5Error::StepTooSmall { t, h: step });
             }
             let err = self.attempt(ode, t, step, y, Some(tol));
             let factor = step_factor(err, after_rejection);
             after_rejection = err > 1.0;
+            if err <= 1.0 && ode.switches() > 0 {
+                events::values(ode, t, y, &mut g0);
+                events::values(ode, t + step, &self.y5, &mut g1);
+                if any_changed(&g0, &g1) {
+                    // End the step just past the first switch (the trials
+                    // reuse the first stage: it is the same point).
+                    self.fsal = true;
+                    let located = locate(step, &g0, &g1, &mut |len, g| {
+                        self.attempt(ode, t, len, y, None);
+                        ode.switching(t + len, &self.y5, g);
+                    });
+                    if located.length < step {
+                        step = located.length;
+                        last = false;
+                    }
+                    self.attempt(ode, t, step, y, None);
+                    self.stats.switches += 1;
+                }
+            }
             if err <= 1.0 {
                 let t_old = t;
                 t = if last { t1 } else { t + step };
@@ -312,11 +454,12 @@ impl Dopri5 {
                 self.k.swap(0, 6);
                 self.stats.accepted += 1;
                 self.fsal = !on_accept(t, y);
-                // A clipped last step does not shrink the next one.
+                // A clipped last step, or one cut at a switch, does not
+                // shrink the next one.
                 h = if last {
-                    h.max(step * factor)
+                    h.max(full * factor)
                 } else {
-                    step * factor
+                    full * factor
                 };
             } else {
                 self.fsal = true;
@@ -518,5 +661,60 @@ mod tests {
             dp.stats.accepted
         );
         assert!(worst < 1e-7, "{worst:e}");
+    }
+
+    /// A pendulum turning over (theta' = w, w' = -sin theta, from w = 3):
+    /// its angle grows without bound and its origin is arbitrary. With the
+    /// angle's magnitude fixed at 2 pi, the run started 10 revolutions on
+    /// takes the same steps as the one from 0; with DOPRI5's |y| the large
+    /// angle loosens the control and the counts differ (the flaw the fixed
+    /// magnitude removes).
+    #[test]
+    fn the_steps_do_not_depend_on_the_angle_origin() {
+        struct Pendulum;
+        impl FirstOrderOde for Pendulum {
+            fn dim(&self) -> usize {
+                2
+            }
+            fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+                dy[0] = y[1];
+                dy[1] = -y[0].sin();
+            }
+        }
+        let run = |theta0: f64, magnitudes: Vec<Magnitude>| {
+            let mut dp = Dopri5::with_magnitudes(magnitudes);
+            let mut y = vec![theta0, 3.0];
+            let tol = Tolerances {
+                rtol: 1e-8,
+                atol: 1e-8,
+            };
+            dp.integrate(
+                &Pendulum,
+                0.0,
+                20.0,
+                &mut y,
+                1e-3,
+                tol,
+                1_000_000,
+                &[],
+                &mut |_, _| {},
+                &mut |_, _| false,
+            )
+            .expect("integrates");
+            (dp.stats.accepted, y[0] - theta0, y[1])
+        };
+        let turns = 20.0 * std::f64::consts::PI;
+        let angle = vec![
+            Magnitude::Fixed(2.0 * std::f64::consts::PI),
+            Magnitude::Value,
+        ];
+        let (a, b) = (run(0.0, angle.clone()), run(turns, angle));
+        assert_eq!(a.0, b.0, "{a:?} {b:?}");
+        assert!((a.1 - b.1).abs() < 1e-6 && (a.2 - b.2).abs() < 1e-6);
+        // The angle grew by tens of radians: DOPRI5's |y| scaling counts it.
+        assert!(a.1 > 40.0, "{a:?}");
+        let value = vec![Magnitude::Value; 2];
+        let (c, d) = (run(0.0, value.clone()), run(turns, value));
+        assert!(d.0 < c.0, "{c:?} {d:?}");
     }
 }

@@ -13,7 +13,11 @@
 //! onset of the contact, c_e the coefficient of restitution; F_N is not
 //! allowed to pull (F_N >= 0).
 //!
-//! The impact speed delta'_0 is the speed at the located onset: after the
+//! The impact speed delta'_0 is the speed at the located onset. When the
+//! integrator locates the switches ([`ClearanceJoint::switching`],
+//! crate::integrators::events, the slider-crank's default) the accepted
+//! step ends just past delta = 0 and the interpolant below returns the
+//! speed there. Otherwise: after the
 //! accepted step in which the penetration changes sign, the root of
 //! delta(t) = 0 is found on the cubic Hermite interpolant of delta through
 //! the step's two end states (delta and delta' at both ends; a third-order
@@ -370,13 +374,36 @@ impl ClearanceJoint {
             }
         };
         s.sliding_speed = t.dot(&(point_velocity(&p.journal, cj) - point_velocity(&p.bearing, cb)));
-        let d0 = self.damping_speed();
-        let hysteresis =
-            1.0 + 3.0 * (1.0 - p.restitution * p.restitution) / 4.0 * s.penetration_speed / d0;
-        s.normal_force = (p.law.force(delta) * hysteresis).max(0.0);
+        s.normal_force = (p.law.force(delta) * self.hysteresis(s.penetration_speed)).max(0.0);
         s.friction_force =
             -p.friction * s.normal_force * (s.sliding_speed / p.friction_speed).tanh();
         s
+    }
+
+    /// The damping factor 1 + 3 (1 - c_e^2) / 4 delta' / max(delta'_0,
+    /// v_ref) of the normal force at penetration speed delta' (module doc).
+    fn hysteresis(&self, penetration_speed: f64) -> f64 {
+        let c_e = self.params.restitution;
+        1.0 + 3.0 * (1.0 - c_e * c_e) / 4.0 * penetration_speed / self.damping_speed()
+    }
+
+    /// The switching functions of the force law at (q, q')
+    /// ([`crate::integrators::events`]): the contact forces are smooth in
+    /// (q, q') while neither changes sign. g_1 = delta: the contact closes
+    /// (onset) or opens. g_2 = the damping factor while in contact (the
+    /// force's max(., 0) clips the pull where it crosses 0, the end of an
+    /// impact's restitution phase), 1 out of contact. The onset's impact
+    /// speed is then taken at the located onset by [`Self::accept`].
+    pub fn switching(&self, q: &[f64], qd: &[f64]) -> [f64; 2] {
+        let p = &self.params;
+        let e = p.journal.position(q) - p.bearing.position(q);
+        let eps = e.norm();
+        let delta = eps - self.clearance();
+        if delta <= 0.0 || eps == 0.0 {
+            return [delta, 1.0];
+        }
+        let speed = (e / eps).dot(&(p.journal.velocity(q, qd) - p.bearing.velocity(q, qd)));
+        [delta, self.hysteresis(speed)]
     }
 
     /// Adds the contact forces on both bodies to the generalised forces.

@@ -79,6 +79,10 @@ pub struct Mechanism<const N: usize, const R: usize, const NR: usize> {
     /// Whether to time the constraint evaluations (the timer's own cost is
     /// measured and subtracted, see [`timer_overhead_ns`]).
     pub timed: bool,
+    /// Whether the integrators locate the clearance joints' switches (the
+    /// contact's onset and end, the damping's clip; the ODE's
+    /// `switching`); default true.
+    pub locate_switches: bool,
 }
 
 /// The result of one evaluation of the equations.
@@ -141,6 +145,7 @@ where
             baumgarte: Baumgarte::default(),
             work: Cell::new(Work::default()),
             timed: false,
+            locate_switches: true,
         })
     }
 
@@ -346,6 +351,23 @@ where
         match self.dynamics(t, q, qd) {
             Some(d) => dy[N..].copy_from_slice(d.acceleration.as_slice()),
             None => dy[N..].fill(f64::NAN),
+        }
+    }
+
+    /// Two per clearance joint when `locate_switches` is set
+    /// ([`ClearanceJoint::switching`]), else none.
+    fn switches(&self) -> usize {
+        if self.locate_switches {
+            2 * self.clearance.len()
+        } else {
+            0
+        }
+    }
+
+    fn switching(&self, _t: f64, y: &[f64], g: &mut [f64]) {
+        let (q, qd) = y.split_at(N);
+        for (j, out) in self.clearance.iter().zip(g.chunks_mut(2)) {
+            out.copy_from_slice(&j.switching(q, qd));
         }
     }
 }

@@ -112,6 +112,17 @@ pub trait FirstOrderOde {
 
     /// F(t, y) into `dy`.
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]);
+
+    /// The number of switching functions (see
+    /// [`crate::integrators::events`]): 0, the default, when F is smooth.
+    fn switches(&self) -> usize {
+        0
+    }
+
+    /// The switching functions g_i(t, y) into `g` (length
+    /// [`Self::switches`]): F is smooth while none changes sign, so the
+    /// Runge-Kutta integrators end a step where one does and restart.
+    fn switching(&self, _t: f64, _y: &[f64], _g: &mut [f64]) {}
 }
 
 /// A second-order system without constraints and with a diagonal mass

@@ -370,7 +370,14 @@ mod tests {
             step_keys: vec!["integrator.dt".into()],
             ..Measures::default()
         };
-        let a = crate::harness::sweep::analyse(&sweeps, &measures, None, &cases, &|_, _| None);
+        let a = crate::harness::sweep::analyse(
+            &sweeps,
+            &measures,
+            None,
+            &cases,
+            &|_, _| None,
+            crate::harness::sweep::UNRESOLVED_PER_TOLERANCE,
+        );
         let study = StudyResult {
             name: "orders".into(),
             kind: "gap-system".into(),

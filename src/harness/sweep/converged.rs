@@ -17,8 +17,11 @@ pub const UNRESOLVED_RELATIVE: f64 = 0.1;
 pub const UNRESOLVED_PER_TOLERANCE: f64 = 100.0;
 
 /// Why a run with `error` is unresolved, or None: `scale` is its
-/// `<error>_scale`, `tolerance` the value of a tolerance parameter.
-pub fn unresolved(error: f64, scale: Option<f64>, tolerance: Option<f64>) -> Option<String> {
+/// `<error>_scale`, `tolerance` the value of a tolerance parameter with the
+/// study's factor ([`UNRESOLVED_PER_TOLERANCE`] unless its spec sets
+/// `unresolved_per_tolerance`: a flow through impacts amplifies the local
+/// errors the tolerance bounds by far more than a smooth one).
+pub fn unresolved(error: f64, scale: Option<f64>, tolerance: Option<(f64, f64)>) -> Option<String> {
     let scale = scale.filter(|s| s.is_finite() && *s > 0.0)?;
     let relative = error / scale;
     if !relative.is_finite() || relative >= UNRESOLVED_RELATIVE {
@@ -29,15 +32,16 @@ pub fn unresolved(error: f64, scale: Option<f64>, tolerance: Option<f64>) -> Opt
             sig(scale)
         ));
     }
-    let tol = tolerance.filter(|t| t.is_finite() && *t > 0.0)?;
-    (relative > UNRESOLVED_PER_TOLERANCE * tol).then(|| {
+    let (tol, factor) = tolerance.filter(|(t, _)| t.is_finite() && *t > 0.0)?;
+    (relative > factor * tol).then(|| {
         format!(
-            "error {} is {} of the scale {}, {}x its tolerance {} (more than {UNRESOLVED_PER_TOLERANCE}x)",
+            "error {} is {} of the scale {}, {}x its tolerance {} (more than {}x)",
             sig(error),
             sig(relative),
             sig(scale),
             sig(relative / tol),
-            sig(tol)
+            sig(tol),
+            sig(factor)
         )
     })
 }
@@ -360,15 +364,18 @@ mod tests {
     #[test]
     fn unresolved_runs_by_scale_and_tolerance() {
         // No scale: never.
-        assert!(unresolved(1e3, None, Some(1e-3)).is_none());
+        assert!(unresolved(1e3, None, Some((1e-3, UNRESOLVED_PER_TOLERANCE))).is_none());
         // No correct digit.
         assert!(unresolved(4.7, Some(28.4), None).is_some());
         assert!(unresolved(2.0, Some(28.4), None).is_none());
         // Beyond 100 x tolerance (relative 1.9e-2 at 1e-4), within it
         // (1.1e-5 at 1e-6).
-        assert!(unresolved(0.527, Some(28.4), Some(1e-4)).is_some());
-        assert!(unresolved(3.15e-4, Some(28.4), Some(1e-6)).is_none());
+        assert!(unresolved(0.527, Some(28.4), Some((1e-4, UNRESOLVED_PER_TOLERANCE))).is_some());
+        assert!(unresolved(3.15e-4, Some(28.4), Some((1e-6, UNRESOLVED_PER_TOLERANCE))).is_none());
         assert!(unresolved(f64::NAN, Some(28.4), None).is_some());
+        // A study's own factor: 3.6e-5 of 28.4 at 1e-11 is 1.3e5 x.
+        assert!(unresolved(3.6e-5, Some(28.4), Some((1e-11, 100.0))).is_some());
+        assert!(unresolved(3.6e-5, Some(28.4), Some((1e-11, 1e6))).is_none());
     }
 
     /// A synthetic method: first order at fine steps, a pre-asymptotic

@@ -34,7 +34,12 @@ pub struct SliderCrankStudy {
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<SliderCrankStudy, InputError> {
-    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    let (mut cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    if let Some(factor) = spec.unresolved_per_tolerance {
+        for case in &mut cases {
+            case.unresolved_per_tolerance = factor;
+        }
+    }
     Ok(SliderCrankStudy { cases, sweep_keys })
 }
 

@@ -117,6 +117,8 @@ struct IntegratorToml {
     #[serde(default)]
     max_steps: Option<usize>,
     #[serde(default)]
+    locate_switches: Option<bool>,
+    #[serde(default)]
     variant: Vec<VariantToml>,
 }
 
@@ -221,6 +223,10 @@ pub const FINE_TOLERANCE: f64 = 1e-12;
 /// A validated case.
 #[derive(Debug, Clone)]
 pub struct CaseConfig {
+    /// The study's factor of the tolerance rule of unresolved runs
+    /// (`study.unresolved_per_tolerance`, see
+    /// [`crate::harness::sweep::unresolved`]).
+    pub unresolved_per_tolerance: f64,
     /// The mechanism.
     pub mechanism: SliderCrank,
     /// The drive.
@@ -241,6 +247,10 @@ pub struct CaseConfig {
     pub outputs: usize,
     /// Bound on the steps of a run (accepted + rejected).
     pub max_steps: usize,
+    /// Whether RK4 and Dormand-Prince end their steps at the clearance
+    /// joint's located switches (contact onset and end, the damping's
+    /// clip; `integrator.locate_switches`, default true).
+    pub locate_switches: bool,
     /// A peer tool's work-precision file (label, table).
     pub peer: Option<(String, Arc<Table>)>,
     /// What the errors are measured against.
@@ -584,6 +594,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         },
     };
     Ok(CaseConfig {
+        // Set from the study's spec by `build`.
+        unresolved_per_tolerance: crate::harness::sweep::UNRESOLVED_PER_TOLERANCE,
         reference,
         mechanism,
         drive,
@@ -595,6 +607,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         output_interval,
         outputs: outputs as usize,
         max_steps,
+        locate_switches: integ.locate_switches.unwrap_or(true),
         peer,
     })
 }

@@ -65,14 +65,16 @@ pub(super) fn summarize(
 
 /// The slider-velocity error of method `label` in a case, unless the run
 /// is unresolved by the sweep analysis' rule (harness::sweep::unresolved:
-/// no correct digit, or beyond 100 x its tolerance): such a run enters no
+/// no correct digit, or beyond the study's factor, 100 unless its spec
+/// sets `unresolved_per_tolerance`, times its tolerance): such a run enters no
 /// comparison at equal accuracy.
 fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> {
     let m = o.method(label)?;
     let out = m.output()?;
     let e = out.scalar("max_error_v")?;
     let plan = cfg.methods.iter().find(|p| p.label == label)?;
-    let tolerance = (plan.integrator == Integrator::Dopri5).then_some(cfg.tolerance);
+    let tolerance = (plan.integrator == Integrator::Dopri5)
+        .then_some((cfg.tolerance, cfg.unresolved_per_tolerance));
     unresolved(e, out.scalar("max_error_v_scale"), tolerance)
         .is_none()
         .then_some(e)
