@@ -11,7 +11,10 @@
 //! - Non-finite points, and non-positive ones on a log axis, are dropped; a
 //!   dropped point breaks the line.
 //! - Log axes ([`LogAxis`]) label powers of ten as 10^k, with 1-2-5 ticks
-//!   when the axis spans fewer than three decades.
+//!   when the axis spans fewer than three decades. A log axis whose data
+//!   span less than [`MIN_LOG_SPAN`] (a decade) is drawn linear
+//!   ([`effective_scales`]): over a fraction of a decade a log axis turns
+//!   round-off into shapes and its ticks read alike.
 //! - A segment longer than [`DECIMATE_ABOVE`] points is reduced per pixel
 //!   column to its first, minimum, maximum and last point (monotone x), or to
 //!   points at least a pixel apart (any x): the drawn curve is the same at
@@ -96,6 +99,36 @@ pub fn render_svg(figure: &Figure, path: &Path) -> Result<(), OutputError> {
         message,
     })?;
     atomic::write_file(path, svg.as_bytes())
+}
+
+/// The smallest ratio of the largest to the smallest drawable value for
+/// which a log axis is drawn as one: a decade.
+pub const MIN_LOG_SPAN: f64 = 10.0;
+
+/// `figure` with each log axis whose drawable data span less than
+/// [`MIN_LOG_SPAN`] turned linear (its label unchanged).
+pub fn effective_scales(figure: &Figure) -> Figure {
+    let span = |values: &mut dyn Iterator<Item = f64>| {
+        let (lo, hi) = values
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        (hi >= lo).then(|| hi / lo)
+    };
+    let mut out = figure.clone();
+    let points = || figure.series.iter().flat_map(|s| s.points.iter());
+    if figure.x.scale == Scale::Log
+        && span(&mut points().map(|p| p.0)).is_some_and(|r| r < MIN_LOG_SPAN)
+    {
+        out.x.scale = Scale::Linear;
+    }
+    if figure.y.scale == Scale::Log
+        && span(&mut points().map(|p| p.1)).is_some_and(|r| r < MIN_LOG_SPAN)
+    {
+        out.y.scale = Scale::Linear;
+    }
+    out
 }
 
 /// One axis after the data are known: scale and range in axis units.
@@ -334,6 +367,7 @@ fn draw_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) ->
 /// Renders `figure` to an SVG document.
 pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
     ensure_font()?;
+    let figure = &effective_scales(figure);
     let series = prepare(figure);
     let xs = series.iter().flat_map(|s| {
         s.segments
@@ -691,6 +725,51 @@ mod tests {
         };
         let svg = render_svg_string(&bad).unwrap();
         assert!(svg.contains("all bad (no drawable data)"));
+    }
+
+    /// The class of Fig. 108 of issue 20: a log axis over 0.3 % of a decade.
+    /// It is drawn linear, so its tick labels differ; a log axis over two
+    /// decades stays log.
+    #[test]
+    fn a_log_axis_spans_at_least_a_decade() {
+        let figure = |ys: &[f64]| Figure {
+            name: "n".into(),
+            title: "T".into(),
+            x: Axis::log("s [s/m]"),
+            y: Axis::log("CPU [s]"),
+            series: vec![Series::new(
+                "a",
+                &[1.0, 10.0, 100.0, 1000.0],
+                ys,
+                Style::LineMarkers,
+            )],
+            caption: String::new(),
+        };
+        let narrow = figure(&[1.530e5, 1.532e5, 1.534e5, 1.531e5]);
+        let eff = effective_scales(&narrow);
+        assert_eq!((eff.x.scale, eff.y.scale), (Scale::Log, Scale::Linear));
+        let wide = figure(&[1.0, 3.0, 30.0, 100.0]);
+        assert_eq!(effective_scales(&wide).y.scale, Scale::Log);
+        let svg = render_svg_string(&narrow).unwrap();
+        let labels = tick_labels(&svg);
+        assert!(labels.len() >= 3, "{labels:?}");
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), labels.len(), "ticks read alike: {labels:?}");
+    }
+
+    /// The y axis' tick labels of an SVG: its right-aligned text.
+    fn tick_labels(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .filter(|t| {
+                t.split('>')
+                    .next()
+                    .is_some_and(|tag| tag.contains("text-anchor=\"end\""))
+            })
+            .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim().to_string()))
+            .collect()
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub struct RenderedFigure {
     pub caption: String,
     /// Why it could not be drawn (the report says so in its place).
     pub error: Option<String>,
+    /// The sentence that stands in its place when it shows nothing
+    /// ([`Figure::shows_nothing`]): no SVG is written.
+    pub replaced: Option<String>,
 }
 
 /// Renders `figure` into the staging figures directory as `relative`
@@ -61,8 +64,11 @@ fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigur
         })?;
     }
     let problems = figure.problems();
+    let replaced = figure.shows_nothing();
     let error = if !problems.is_empty() {
         Some(problems.join("; "))
+    } else if replaced.is_some() {
+        None
     } else {
         match plot::render_svg_string(figure) {
             Ok(svg) => {
@@ -77,6 +83,7 @@ fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigur
         title: figure.title.clone(),
         caption: figure.caption.clone(),
         error,
+        replaced,
     })
 }
 

@@ -508,6 +508,10 @@ fn body(
         doc.heading(3, format!("History of {study}"), None);
         if let Some((_, rendered)) = figures.iter().find(|(s, _)| s == study) {
             match &rendered.error {
+                None if rendered.replaced.is_some() => doc.paragraph(vec![text(format!(
+                    "The history figure is not drawn: {}.",
+                    rendered.replaced.as_deref().unwrap_or_default()
+                ))]),
                 None => doc.blocks.push(Block::Figure {
                     src: rendered.src.clone(),
                     alt: rendered.title.clone(),

@@ -209,6 +209,14 @@ pub fn study(
                 strong(format!("Figure {n}. {}.", figure.title)),
                 text(format!(" {}", figure.caption)),
             ];
+            if let Some(sentence) = &rendered.replaced {
+                doc.blocks.push(Block::Anchor(format!("fig-{n}")));
+                doc.paragraph(vec![
+                    strong(format!("Figure {n}. {}.", figure.title)),
+                    text(format!(" Not drawn: {sentence}.")),
+                ]);
+                continue;
+            }
             match &rendered.error {
                 None => {
                     doc.blocks.push(Block::Anchor(format!("fig-{n}")));
