@@ -10,7 +10,7 @@
 pub mod cycles;
 pub mod run;
 pub mod spec;
-pub(crate) mod summary;
+mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
@@ -187,7 +187,7 @@ impl Study for StickSlipStudy {
                 else {
                     return None;
                 };
-                summary::SHARPNESS
+                crate::studies::shared::figures::SHARPNESS
                     .contains(&param)
                     .then(|| (label.to_string(), key.clone()))
             })

@@ -16,8 +16,9 @@ use crate::harness::table::Table;
 use crate::integrators::problem::FirstOrderOde;
 use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
 use crate::models::belt::Belt;
+use crate::studies::shared::friction::FrictionSpec;
 use crate::studies::stick_slip::cycles::CycleTracker;
-use crate::studies::stick_slip::spec::{BeltLaw, CaseConfig, Integrator, MethodConfig};
+use crate::studies::stick_slip::spec::{CaseConfig, Integrator, MethodConfig};
 
 /// The Moreau scheme's theta (the trapezoidal rule on the smooth forces,
 /// which makes the discrete energy balance exact).
@@ -121,12 +122,12 @@ pub fn moreau_step(
 /// absolute tolerance suits every component.
 pub struct BeltOde {
     belt: Belt,
-    law: BeltLaw,
+    law: FrictionSpec,
 }
 
 impl BeltOde {
     /// The ODE of the belt with a law.
-    pub fn new(belt: Belt, law: BeltLaw) -> Self {
+    pub fn new(belt: Belt, law: FrictionSpec) -> Self {
         Self { belt, law }
     }
 
@@ -134,8 +135,8 @@ impl BeltOde {
     pub fn friction(&self, y: &[f64]) -> f64 {
         let u = y[1] - self.belt.belt_speed;
         match &self.law {
-            BeltLaw::Memoryless(l) => l.force(self.belt.normal_force, u),
-            BeltLaw::LuGre(l) => l.force(self.belt.normal_force, u, y[4] / l.sigma0),
+            FrictionSpec::Memoryless(l) => l.force(self.belt.normal_force, u),
+            FrictionSpec::LuGre(l) => l.force(self.belt.normal_force, u, y[4] / l.sigma0),
         }
     }
 
@@ -143,8 +144,8 @@ impl BeltOde {
     pub fn energy(&self, y: &[f64]) -> f64 {
         self.belt.energy(y[0], y[1])
             + match &self.law {
-                BeltLaw::LuGre(l) => l.stored_energy(y[4] / l.sigma0),
-                BeltLaw::Memoryless(_) => 0.0,
+                FrictionSpec::LuGre(l) => l.stored_energy(y[4] / l.sigma0),
+                FrictionSpec::Memoryless(_) => 0.0,
             }
     }
 }
@@ -152,8 +153,8 @@ impl BeltOde {
 impl FirstOrderOde for BeltOde {
     fn dim(&self) -> usize {
         match self.law {
-            BeltLaw::Memoryless(_) => 4,
-            BeltLaw::LuGre(_) => 5,
+            FrictionSpec::Memoryless(_) => 4,
+            FrictionSpec::LuGre(_) => 5,
         }
     }
 
@@ -165,7 +166,7 @@ impl FirstOrderOde for BeltOde {
         dy[1] = (-b.stiffness * y[0] + t) / b.mass;
         dy[2] = -t * u;
         dy[3] = t * b.belt_speed;
-        if let BeltLaw::LuGre(l) = &self.law {
+        if let FrictionSpec::LuGre(l) = &self.law {
             let z = y[4] / l.sigma0;
             let zd = l.z_rate(b.normal_force, u, z);
             dy[4] = l.sigma0 * zd;
@@ -289,7 +290,7 @@ pub fn run_method(
     let total = per_output * cfg.outputs;
     let h = cfg.t_end / total as f64;
     match (method.integrator, method.law) {
-        (Integrator::Moreau, BeltLaw::Memoryless(law)) => {
+        (Integrator::Moreau, FrictionSpec::Memoryless(law)) => {
             let (mut x, mut v, mut d, mut w) = (cfg.x0, cfg.v0, 0.0f64, 0.0f64);
             for k in 0..total {
                 crate::deadline::check();
@@ -319,7 +320,7 @@ pub fn run_method(
                 }
             }
         }
-        (Integrator::Moreau, BeltLaw::LuGre(_)) => {
+        (Integrator::Moreau, FrictionSpec::LuGre(_)) => {
             return Err(fail("moreau does not run the LuGre law".into()));
         }
         (integrator, law) => {
@@ -329,11 +330,11 @@ pub fn run_method(
             let record = |samples: &mut Samples, t: f64, y: &[f64]| {
                 let e = ode.energy(y);
                 samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
-                if let BeltLaw::LuGre(l) = &law {
+                if let FrictionSpec::LuGre(l) = &law {
                     samples.z.push(y[4] / l.sigma0);
                 }
             };
-            if let BeltLaw::LuGre(_) = law {
+            if let FrictionSpec::LuGre(_) = law {
                 samples.z.push(0.0);
                 samples.friction[0] = ode.friction(&y);
             }
@@ -429,7 +430,7 @@ pub fn run_method(
         tally.max_balance / peak_energy.max(1e-300),
         "max_balance_error / the largest stored energy [-]",
     ));
-    if let BeltLaw::LuGre(l) = method.law {
+    if let FrictionSpec::LuGre(l) = method.law {
         // Where LuGre is dissipative, against the slip speeds of the run.
         let u = l.dissipative_speed(belt.normal_force);
         let peak = samples.slip.iter().fold(0.0f64, |m, s| m.max(s.abs()));
@@ -521,8 +522,8 @@ pub fn cycle_scalars(prefix: &str, c: &crate::models::belt::Cycle) -> Vec<Scalar
 /// The LuGre law of a method, if any (for the report).
 pub fn lugre(method: &MethodConfig) -> Option<LuGre> {
     match method.law {
-        BeltLaw::LuGre(l) => Some(l),
-        BeltLaw::Memoryless(_) => None,
+        FrictionSpec::LuGre(l) => Some(l),
+        FrictionSpec::Memoryless(_) => None,
     }
 }
 
