@@ -82,10 +82,11 @@ pub use ode::BladeOde;
 pub use simulate::{BladeMethod, BladeRun, simulate};
 pub use stepper::{MoreauState, MoreauStepper, StepReport};
 
+use crate::contact::normal::Penalty;
 use crate::sparse::csr::Csr;
 use band::BandCholesky;
 use beam::{Beam, NODE_DOFS, THETA_Y, THETA_Z, V, W};
-use contact::{ContactSet, ContactTotals, PatchMap, Penalty};
+use contact::{ContactSet, ContactTotals, PatchMap};
 use nalgebra::{DMatrix, Vector3};
 use shroud::{BEAM_COLUMNS, ContactSurface, ShroudBlock, rigid_map};
 use sprs::{CsMat, TriMat};
