@@ -4,6 +4,7 @@
 pub mod bdf_contact;
 pub mod event_driven;
 pub mod linear_contact;
+pub mod moreau;
 pub mod newmark;
 pub mod problem;
 pub mod rk;
