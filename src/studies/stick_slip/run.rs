@@ -1,6 +1,7 @@
 //! Running one method of a stick-slip case: the mass on the belt
 //! (m x'' + k x = T, T the friction on the mass, slip u = v - v_b)
-//! integrated by Moreau-type time stepping or as an ODE, with the energy
+//! integrated by the shared Moreau-Jean stepper
+//! ([`crate::integrators::moreau`], the belt as its problem) or as an ODE, with the energy
 //! bookkeeping and the stick-slip cycles of every step.
 //!
 //! Energy: E = m v^2 / 2 + k x^2 / 2 (+ sigma0 z^2 / 2, the LuGre
@@ -9,113 +10,17 @@
 //! D = -int T u dt (LuGre: minus the power stored in the bristles), and
 //! E(t) - E(0) = W - D. The balance error is |E - E(0) - (W - D)|.
 
-use crate::contact::friction::{FrictionLaw, LawClass, LuGre};
+use crate::contact::friction::LuGre;
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
+use crate::integrators::moreau::{MoreauState, MoreauStepper, THETA};
 use crate::integrators::problem::FirstOrderOde;
 use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
 use crate::models::belt::Belt;
 use crate::studies::shared::friction::FrictionSpec;
 use crate::studies::stick_slip::cycles::CycleTracker;
 use crate::studies::stick_slip::spec::{CaseConfig, Integrator, MethodConfig};
-
-/// The Moreau scheme's theta (the trapezoidal rule on the smooth forces,
-/// which makes the discrete energy balance exact).
-const THETA: f64 = 0.5;
-
-/// One Moreau step's result.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MoreauStep {
-    /// x at the step's end [m].
-    pub x: f64,
-    /// v at the step's end [m/s].
-    pub v: f64,
-    /// The friction impulse over the step [N s].
-    pub impulse: f64,
-    /// Whether the mass sticks at the step's end.
-    pub stuck: bool,
-    /// Newton iterations of the local slip equation.
-    pub iterations: usize,
-}
-
-/// One step of the Moreau-type scheme (theta = 1/2 on the spring, the
-/// friction impulse P implicit):
-///
-///   x1 = x0 + dt (v0 + v1) / 2,   m (v1 - v0) = -dt k (x0 + x1) / 2 + P,
-///
-/// i.e. W v1 = W v_free + P with W = m + dt^2 k / 4. With u = v - v_b and
-/// P in -dt N F(u1) (F = f(|u|) sign u, the interval [-f_stick, f_stick]
-/// at u = 0): stick (u1 = 0) when |W u_free| <= dt N f_stick; else
-/// u1 = sigma s with sigma = sign(u_free) and s the root in (0, |u_free|) of
-/// s - |u_free| + (dt N / W) f(s) = 0 (safeguarded Newton). A regularised
-/// law has f_stick = 0: the same equation, an implicit friction force.
-pub fn moreau_step(
-    belt: &Belt,
-    law: &FrictionLaw,
-    x0: f64,
-    v0: f64,
-    dt: f64,
-) -> Result<MoreauStep, String> {
-    let (m, k, vb, n) = (
-        belt.mass,
-        belt.stiffness,
-        belt.belt_speed,
-        belt.normal_force,
-    );
-    let w = m + THETA * THETA * dt * dt * k;
-    let v_free = (m * v0 - dt * k * x0 - THETA * (1.0 - THETA) * dt * dt * k * v0) / w;
-    let u_free = v_free - vb;
-    let a = dt * n / w;
-    let stick = match law.class() {
-        LawClass::SetValued { stick } => stick,
-        LawClass::Regularized => 0.0,
-    };
-    let (v1, impulse, stuck, iterations) = if u_free.abs() <= a * stick {
-        (vb, w * (vb - v_free), true, 0)
-    } else {
-        let target = u_free.abs();
-        let g = |s: f64| s - target + a * law.coefficient(s);
-        let (mut lo, mut hi) = (0.0, target);
-        let mut s = target;
-        let mut iterations = 0;
-        loop {
-            let r = g(s);
-            if r.abs() <= 4.0 * f64::EPSILON * target.max(a * stick) || hi - lo <= 1e-15 * target {
-                break;
-            }
-            if r > 0.0 {
-                hi = s;
-            } else {
-                lo = s;
-            }
-            iterations += 1;
-            if iterations > 200 {
-                return Err(format!(
-                    "the local slip equation did not converge in 200 iterations (|u_free| = {target:e} m/s)"
-                ));
-            }
-            let slope = 1.0 + a * law.slope(s);
-            let newton = s - r / slope;
-            s = if slope > 0.0 && newton > lo && newton < hi {
-                newton
-            } else {
-                0.5 * (lo + hi)
-            };
-        }
-        let sigma = u_free.signum();
-        let impulse = -dt * n * law.coefficient(s) * sigma;
-        (vb + sigma * s, impulse, false, iterations)
-    };
-    let x1 = x0 + dt * ((1.0 - THETA) * v0 + THETA * v1);
-    Ok(MoreauStep {
-        x: x1,
-        v: v1,
-        impulse,
-        stuck,
-        iterations,
-    })
-}
 
 /// The belt as a first-order ODE: y = (x, v, D, W[, sigma0 z]); the LuGre
 /// state is integrated as the bristle force sigma0 z [N] so that one
@@ -291,31 +196,33 @@ pub fn run_method(
     let h = cfg.t_end / total as f64;
     match (method.integrator, method.law) {
         (Integrator::Moreau, FrictionSpec::Memoryless(law)) => {
-            let (mut x, mut v, mut d, mut w) = (cfg.x0, cfg.v0, 0.0f64, 0.0f64);
+            // The shared Moreau-Jean stepper on the belt (models::belt: one
+            // DOF, one line contact with the prescribed normal force); the
+            // belt's work and the dissipation from the step's impulse P at
+            // the midpoint slip, W += P v_b, D -= P (v_th - v_b), which
+            // closes the discrete balance exactly (theta = 1/2).
+            let mut stepper = MoreauStepper::new(&belt, law, h).map_err(fail)?;
+            let mut state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
+            let (mut d, mut w) = (0.0f64, 0.0f64);
             for k in 0..total {
                 crate::deadline::check();
-                let s = moreau_step(&belt, &law, x, v, h)
-                    .map_err(|e| fail(format!("{e} at t = {}", k as f64 * h)))?;
-                let v_mid = (1.0 - THETA) * v + THETA * s.v;
-                w += s.impulse * vb;
-                d -= s.impulse * (v_mid - vb);
-                (x, v) = (s.x, s.v);
+                let v_start = state.v[0];
+                let step = stepper.step(&mut state).map_err(fail)?;
+                let (x, v) = (state.q[0], state.v[0]);
+                let impulse = state.impulses[0][0];
+                let v_mid = (1.0 - THETA) * v_start + THETA * v;
+                w += impulse * vb;
+                d -= impulse * (v_mid - vb);
                 tally.steps += 1;
-                tally.stick_steps += s.stuck as usize;
-                tally.newton += s.iterations;
+                tally.stick_steps += stepper.stuck(0) as usize;
+                tally.newton += step.newton_iterations;
                 tally.min_dissipated = tally.min_dissipated.min(d);
                 let e = belt.energy(x, v);
                 tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
-                if !(x.is_finite() && v.is_finite()) {
-                    return Err(fail(format!(
-                        "the state is not finite at t = {}",
-                        (k + 1) as f64 * h
-                    )));
-                }
                 let t = (k + 1) as f64 * h;
                 tracker.observe(t, x, v - vb);
                 if (k + 1) % per_output == 0 {
-                    samples.push(t, x, v, vb, s.impulse / h, e, d, w, e0);
+                    samples.push(t, x, v, vb, impulse / h, e, d, w, e0);
                     progress.inc(1);
                 }
             }
@@ -524,62 +431,5 @@ pub fn lugre(method: &MethodConfig) -> Option<LuGre> {
     match method.law {
         FrictionSpec::LuGre(l) => Some(l),
         FrictionSpec::Memoryless(_) => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::contact::friction::Coulomb;
-
-    fn belt() -> Belt {
-        Belt {
-            mass: 1.0,
-            stiffness: 20.0,
-            belt_speed: 0.1,
-            normal_force: 9.81,
-        }
-    }
-
-    /// Sticking holds the mass on the belt while the spring force is below
-    /// the static limit, and the impulse is exactly what keeps it there.
-    #[test]
-    fn a_stuck_step_moves_with_the_belt() {
-        let law = FrictionLaw::Coulomb(Coulomb {
-            static_coefficient: 0.15,
-            kinetic_coefficient: 0.1,
-        });
-        let s = moreau_step(&belt(), &law, 0.01, 0.1, 1e-3).expect("step");
-        assert!(s.stuck);
-        assert_eq!(s.v, 0.1);
-        // The spring force 0.2 N at x = 0.01 m is balanced: P / dt ~ k x.
-        assert!((s.impulse / 1e-3 - 20.0 * 0.01005).abs() < 1e-9, "{s:?}");
-        // Beyond the limit (k x = 1.6 N > 0.15 * 9.81 = 1.47 N) it slips.
-        let s = moreau_step(&belt(), &law, 0.08, 0.1, 1e-3).expect("step");
-        assert!(!s.stuck && s.v < 0.1, "{s:?}");
-        assert!((s.impulse / 1e-3 - 0.1 * 9.81).abs() < 1e-12, "{s:?}");
-    }
-
-    /// Over a run the discrete energy balance closes to round-off and the
-    /// dissipation never decreases.
-    #[test]
-    fn the_discrete_energy_balance_is_exact() {
-        let law = FrictionLaw::Coulomb(Coulomb {
-            static_coefficient: 0.15,
-            kinetic_coefficient: 0.1,
-        });
-        let b = belt();
-        let (mut x, mut v, mut d, mut w) = (0.0, 0.1, 0.0f64, 0.0);
-        let e0 = b.energy(x, v);
-        for _ in 0..20000 {
-            let s = moreau_step(&b, &law, x, v, 5e-4).expect("step");
-            let d_new = d - s.impulse * (0.5 * (v + s.v) - 0.1);
-            assert!(d_new >= d - 1e-15, "dissipation decreased");
-            d = d_new;
-            w += s.impulse * 0.1;
-            (x, v) = (s.x, s.v);
-        }
-        let e = b.energy(x, v);
-        assert!((e - e0 - (w - d)).abs() < 1e-12, "{}", e - e0 - (w - d));
     }
 }
