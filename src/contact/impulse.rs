@@ -1,5 +1,5 @@
 //! The contact laws in impulse form over one time step h: the local
-//! problems a Moreau-type stepper solves per contact
+//! problems the Moreau-Jean stepper solves per contact
 //! ([`crate::integrators::moreau`]). The local velocity at the step's end
 //! is affine in the contact's own impulse, c+ = b + G P (G the contact's
 //! block of the Delassus operator), and the impulse satisfies the law at

@@ -75,7 +75,9 @@ struct IntegratorToml {
 /// The integrator of a method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {
-    /// Moreau time stepping with the patches' friction solved per step.
+    /// Moreau-Jean time stepping (the shared
+    /// [`crate::integrators::moreau::MoreauStepper`]) with the patches'
+    /// friction solved per step.
     Moreau,
     /// Dormand-Prince 5(4) on the ODE (no sticking limit).
     Dopri5,

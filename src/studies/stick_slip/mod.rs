@@ -2,8 +2,8 @@
 //! contact joints (and Coulomb, Stribeck, LuGre) on a mass on a moving belt
 //! held by a spring, against the exact piecewise-analytic Coulomb motion
 //! ([`crate::models::belt::coulomb_exact`]). Each law is a method of the
-//! case (`[friction]` and `[variants.<label>]`), run by Moreau-type time
-//! stepping (true sticking), RK4 or Dormand-Prince; the harness derives
+//! case (`[friction]` and `[variants.<label>]`), run by the shared Moreau-Jean
+//! time stepper ([`crate::integrators::moreau`], true sticking), RK4 or Dormand-Prince; the harness derives
 //! work-precision and orders from sweeps of `integrator.dt`,
 //! `integrator.tolerance` and the laws' sharpness keys.
 

@@ -87,8 +87,9 @@ struct ReferenceToml {
 /// The time integration of a method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {
-    /// Moreau-type time stepping (theta = 1/2) with the friction impulse
-    /// solved per step (true sticking for set-valued laws).
+    /// Moreau-Jean time stepping (theta = 1/2, the shared
+    /// [`crate::integrators::moreau::MoreauStepper`]) with the friction
+    /// impulse solved per step (true sticking for set-valued laws).
     Moreau,
     /// Classical Runge-Kutta, fixed step.
     Rk4,
