@@ -10,7 +10,7 @@
 //! D = -int T u dt (LuGre: minus the power stored in the bristles), and
 //! E(t) - E(0) = W - D. The balance error is |E - E(0) - (W - D)|.
 
-use crate::contact::friction::LuGre;
+use crate::contact::friction::{FrictionLaw, LuGre};
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
@@ -171,6 +171,160 @@ struct Tally {
     max_balance: f64,
 }
 
+/// What the loop of a method fills: the output samples, the tally and the
+/// stick-slip cycle tracker.
+struct Record {
+    samples: Samples,
+    tally: Tally,
+    tracker: CycleTracker,
+}
+
+/// The fixed-step grid of a case: the step h, the number of steps, the
+/// steps per output sample, and the initial energy E(0).
+struct Grid {
+    h: f64,
+    total: usize,
+    per_output: usize,
+    e0: f64,
+}
+
+/// The shared Moreau-Jean stepper on the belt (models::belt: one DOF, one
+/// line contact with the prescribed normal force); the belt's work and the
+/// dissipation from the step's impulse P at the midpoint slip,
+/// W += P v_b, D -= P (v_th - v_b), which closes the discrete balance
+/// exactly (theta = 1/2).
+fn moreau_loop(
+    cfg: &CaseConfig,
+    law: FrictionLaw,
+    grid: &Grid,
+    rec: &mut Record,
+    progress: &indicatif::ProgressBar,
+) -> Result<(), String> {
+    let belt = cfg.belt;
+    let vb = belt.belt_speed;
+    let (h, e0) = (grid.h, grid.e0);
+    let mut stepper = MoreauStepper::new(&belt, law, h)?;
+    let mut state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
+    let (mut d, mut w) = (0.0f64, 0.0f64);
+    let tally = &mut rec.tally;
+    for k in 0..grid.total {
+        crate::deadline::check();
+        let v_start = state.v[0];
+        let step = stepper.step(&mut state)?;
+        let (x, v) = (state.q[0], state.v[0]);
+        let impulse = state.impulses[0][0];
+        let v_mid = (1.0 - THETA) * v_start + THETA * v;
+        w += impulse * vb;
+        d -= impulse * (v_mid - vb);
+        tally.steps += 1;
+        tally.stick_steps += stepper.stuck(0) as usize;
+        tally.newton += step.newton_iterations;
+        tally.min_dissipated = tally.min_dissipated.min(d);
+        let e = belt.energy(x, v);
+        tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
+        let t = (k + 1) as f64 * h;
+        rec.tracker.observe(t, x, v - vb);
+        if (k + 1) % grid.per_output == 0 {
+            rec.samples.push(t, x, v, vb, impulse / h, e, d, w, e0);
+            progress.inc(1);
+        }
+    }
+    Ok(())
+}
+
+/// The belt as an ODE ([`BeltOde`]) by RK4 on the grid or by adaptive
+/// Dormand-Prince with dense output at the sample times.
+fn ode_loop(
+    cfg: &CaseConfig,
+    integrator: Integrator,
+    law: FrictionSpec,
+    grid: &Grid,
+    rec: &mut Record,
+    progress: &indicatif::ProgressBar,
+) -> Result<(), String> {
+    let vb = cfg.belt.belt_speed;
+    let (h, e0) = (grid.h, grid.e0);
+    let Record {
+        samples,
+        tally,
+        tracker,
+    } = rec;
+    let ode = BeltOde::new(cfg.belt, law);
+    let mut y = vec![0.0; ode.dim()];
+    (y[0], y[1]) = (cfg.x0, cfg.v0);
+    let record = |samples: &mut Samples, t: f64, y: &[f64]| {
+        let e = ode.energy(y);
+        samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
+        if let FrictionSpec::LuGre(l) = &law {
+            samples.z.push(y[4] / l.sigma0);
+        }
+    };
+    if let FrictionSpec::LuGre(_) = law {
+        samples.z.push(0.0);
+        samples.friction[0] = ode.friction(&y);
+    }
+    let watch = |tally: &mut Tally, tracker: &mut CycleTracker, t: f64, y: &[f64]| {
+        tally.min_dissipated = tally.min_dissipated.min(y[2]);
+        tally.max_balance = tally
+            .max_balance
+            .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
+        tally.stick_steps += ((y[1] - vb).abs() <= cfg.stick_threshold) as usize;
+        tracker.observe(t, y[0], y[1] - vb);
+    };
+    if integrator == Integrator::Rk4 {
+        let mut rk4 = Rk4::new(ode.dim());
+        for k in 0..grid.total {
+            crate::deadline::check();
+            rk4.step(&ode, k as f64 * h, h, &mut y);
+            tally.steps += 1;
+            tally.evaluations += 4;
+            let t = (k + 1) as f64 * h;
+            if !y.iter().all(|v| v.is_finite()) {
+                return Err(format!("the state is not finite at t = {t}"));
+            }
+            watch(tally, tracker, t, &y);
+            if (k + 1) % grid.per_output == 0 {
+                record(samples, t, &y);
+                progress.inc(1);
+            }
+        }
+        return Ok(());
+    }
+    let mut dp = Dopri5::new(ode.dim());
+    let times: Vec<f64> = (1..=cfg.outputs)
+        .map(|k| k as f64 * cfg.output_interval)
+        .collect();
+    let tol = Tolerances {
+        rtol: cfg.tolerance,
+        atol: cfg.tolerance,
+    };
+    let mut on_output = |t: f64, y: &[f64]| {
+        record(samples, t, y);
+        progress.inc(1);
+    };
+    let mut on_accept = |t: f64, y: &[f64]| {
+        watch(tally, tracker, t, y);
+        false
+    };
+    dp.integrate(
+        &ode,
+        0.0,
+        cfg.t_end,
+        &mut y,
+        cfg.dt,
+        tol,
+        cfg.max_steps,
+        &times,
+        &mut on_output,
+        &mut on_accept,
+    )
+    .map_err(|e| e.to_string())?;
+    tally.steps = dp.stats.accepted;
+    tally.rejected = dp.stats.rejected;
+    tally.evaluations = dp.stats.evaluations;
+    Ok(())
+}
+
 /// Runs method `method` of the case.
 pub fn run_method(
     cfg: &CaseConfig,
@@ -184,131 +338,40 @@ pub fn run_method(
     let belt = cfg.belt;
     let vb = belt.belt_speed;
     let (threshold, confirm) = cfg.cycle_thresholds(method);
-    let mut tracker = CycleTracker::new(threshold, confirm);
-    let mut samples = Samples::default();
-    let mut tally = Tally::default();
+    let mut rec = Record {
+        samples: Samples::default(),
+        tally: Tally::default(),
+        tracker: CycleTracker::new(threshold, confirm),
+    };
     progress.set_length(cfg.outputs as u64);
     let e0 = belt.energy(cfg.x0, cfg.v0);
-    samples.push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
-    tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
+    rec.samples
+        .push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
+    rec.tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
     let per_output = ((cfg.output_interval / cfg.dt).round() as usize).max(1);
     let total = per_output * cfg.outputs;
-    let h = cfg.t_end / total as f64;
+    let grid = Grid {
+        h: cfg.t_end / total as f64,
+        total,
+        per_output,
+        e0,
+    };
     match (method.integrator, method.law) {
         (Integrator::Moreau, FrictionSpec::Memoryless(law)) => {
-            // The shared Moreau-Jean stepper on the belt (models::belt: one
-            // DOF, one line contact with the prescribed normal force); the
-            // belt's work and the dissipation from the step's impulse P at
-            // the midpoint slip, W += P v_b, D -= P (v_th - v_b), which
-            // closes the discrete balance exactly (theta = 1/2).
-            let mut stepper = MoreauStepper::new(&belt, law, h).map_err(fail)?;
-            let mut state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
-            let (mut d, mut w) = (0.0f64, 0.0f64);
-            for k in 0..total {
-                crate::deadline::check();
-                let v_start = state.v[0];
-                let step = stepper.step(&mut state).map_err(fail)?;
-                let (x, v) = (state.q[0], state.v[0]);
-                let impulse = state.impulses[0][0];
-                let v_mid = (1.0 - THETA) * v_start + THETA * v;
-                w += impulse * vb;
-                d -= impulse * (v_mid - vb);
-                tally.steps += 1;
-                tally.stick_steps += stepper.stuck(0) as usize;
-                tally.newton += step.newton_iterations;
-                tally.min_dissipated = tally.min_dissipated.min(d);
-                let e = belt.energy(x, v);
-                tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
-                let t = (k + 1) as f64 * h;
-                tracker.observe(t, x, v - vb);
-                if (k + 1) % per_output == 0 {
-                    samples.push(t, x, v, vb, impulse / h, e, d, w, e0);
-                    progress.inc(1);
-                }
-            }
+            moreau_loop(cfg, law, &grid, &mut rec, progress).map_err(fail)?
         }
         (Integrator::Moreau, FrictionSpec::LuGre(_)) => {
             return Err(fail("moreau does not run the LuGre law".into()));
         }
         (integrator, law) => {
-            let ode = BeltOde::new(belt, law);
-            let mut y = vec![0.0; ode.dim()];
-            (y[0], y[1]) = (cfg.x0, cfg.v0);
-            let record = |samples: &mut Samples, t: f64, y: &[f64]| {
-                let e = ode.energy(y);
-                samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
-                if let FrictionSpec::LuGre(l) = &law {
-                    samples.z.push(y[4] / l.sigma0);
-                }
-            };
-            if let FrictionSpec::LuGre(_) = law {
-                samples.z.push(0.0);
-                samples.friction[0] = ode.friction(&y);
-            }
-            let watch = |tally: &mut Tally, tracker: &mut CycleTracker, t: f64, y: &[f64]| {
-                tally.min_dissipated = tally.min_dissipated.min(y[2]);
-                tally.max_balance = tally
-                    .max_balance
-                    .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
-                tally.stick_steps += ((y[1] - vb).abs() <= cfg.stick_threshold) as usize;
-                tracker.observe(t, y[0], y[1] - vb);
-            };
-            match integrator {
-                Integrator::Rk4 => {
-                    let mut rk4 = Rk4::new(ode.dim());
-                    for k in 0..total {
-                        crate::deadline::check();
-                        rk4.step(&ode, k as f64 * h, h, &mut y);
-                        tally.steps += 1;
-                        tally.evaluations += 4;
-                        let t = (k + 1) as f64 * h;
-                        if !y.iter().all(|v| v.is_finite()) {
-                            return Err(fail(format!("the state is not finite at t = {t}")));
-                        }
-                        watch(&mut tally, &mut tracker, t, &y);
-                        if (k + 1) % per_output == 0 {
-                            record(&mut samples, t, &y);
-                            progress.inc(1);
-                        }
-                    }
-                }
-                _ => {
-                    let mut dp = Dopri5::new(ode.dim());
-                    let times: Vec<f64> = (1..=cfg.outputs)
-                        .map(|k| k as f64 * cfg.output_interval)
-                        .collect();
-                    let tol = Tolerances {
-                        rtol: cfg.tolerance,
-                        atol: cfg.tolerance,
-                    };
-                    let mut on_output = |t: f64, y: &[f64]| {
-                        record(&mut samples, t, y);
-                        progress.inc(1);
-                    };
-                    let mut on_accept = |t: f64, y: &[f64]| {
-                        watch(&mut tally, &mut tracker, t, y);
-                        false
-                    };
-                    dp.integrate(
-                        &ode,
-                        0.0,
-                        cfg.t_end,
-                        &mut y,
-                        cfg.dt,
-                        tol,
-                        cfg.max_steps,
-                        &times,
-                        &mut on_output,
-                        &mut on_accept,
-                    )
-                    .map_err(|e| fail(e.to_string()))?;
-                    tally.steps = dp.stats.accepted;
-                    tally.rejected = dp.stats.rejected;
-                    tally.evaluations = dp.stats.evaluations;
-                }
-            }
+            ode_loop(cfg, integrator, law, &grid, &mut rec, progress).map_err(fail)?
         }
     }
+    let Record {
+        mut samples,
+        tally,
+        tracker,
+    } = rec;
     if samples.friction[0].is_nan() {
         // The friction at t = 0 of the time stepping: that of its first step.
         samples.friction[0] = samples.friction.get(1).copied().unwrap_or(0.0);
