@@ -237,6 +237,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         studies: vec![alpha, beta],
         manifest: manifest(commit),
         record_history: true,
+        costs: Default::default(),
     }
 }
 
@@ -464,6 +465,7 @@ fn speed_run() -> RunResult {
         studies: vec![study],
         manifest: manifest("feedface"),
         record_history: true,
+        costs: Default::default(),
     }
 }
 

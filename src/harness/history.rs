@@ -29,31 +29,56 @@
 //!
 //! A *benchmark* is a (study, case, method, metric); its value at a commit
 //! is the commit's most recent row; commits are ordered by first appearance
-//! in the file.
-//! - Counters are exact: a value that differs from the previous commit's is
-//!   a [`CounterChange`], whatever the machine. Counter changes are reported
-//!   first: they explain a time change.
-//! - Times are compared only within one *baseline*: the rows with the same
-//!   [`Config`] (timing method, host, CPU, build profile). A change of any of
-//!   these starts a new baseline ([`Verdict::NewBaseline`]): nothing is
-//!   flagged faster or slower across it.
-//! - Within a baseline, with m = median and MAD = median |v - m| of the
-//!   previous (up to) [`BASELINE_COMMITS`] commits, sigma = 1.4826 MAD (the
-//!   MAD estimate of a normal standard deviation; Rousseeuw & Croux, JASA 88
-//!   (1993) 1273) and s = the recorded spread of the latest value plus the
-//!   median recorded spread of those commits, the noise band is
-//!   `max(20 % m, 3 sigma, s)`. A time above m by more than the band is
-//!   `Slower` (a [`Regression`]), below by more is `Faster`, else
-//!   `WithinNoise`. How far outside the noise = |v - m| / band.
-//! - [`regressions`] lists the slower commits of the whole history, asv
-//!   style: a run of consecutive slower commits of a benchmark is one step,
-//!   listed at its first commit, and only while it is still present (the
-//!   baseline's latest value is still above that step's m + band).
-//! - The slowdown is judged on `cpu_s`, which stays put on a loaded shared
-//!   machine where wall time stretches 2-3x. A `wall_s` whose benchmark has
-//!   a judged `cpu_s` at the same commit is `Informational`: its change is
-//!   shown, never flagged. Where there is none (rows recorded before CPU
-//!   time was measured), `wall_s` is judged as above.
+//! in the file. Metrics are of three kinds ([`MetricKind`]):
+//! - *counters* (steps, iterations, pivots, factorizations, ...) are exact:
+//!   a value that differs from the previous commit's is a
+//!   [`CounterChange`], whatever the machine. A time or cost that changes
+//!   at a commit where a counter of the same (study, case, method) changed
+//!   is shown as that counter change ([`Verdict::WithCounters`]): the method
+//!   changed, its speed did not;
+//! - *costs*: the instruction count (`instructions`) and the estimated
+//!   cycles (`estimated_cycles`) of the per-step kernels under Valgrind
+//!   (`harness::kernels`), deterministic for a binary, Valgrind version and
+//!   CPU. A cost is `Slower` when it exceeds the previous commit's value of
+//!   its baseline by more than [`COST_BAND`] (1 %), `Faster` below by more;
+//! - *times*: `cpu_s` (CPU seconds of the thread that ran the method) and
+//!   `wall_s`, noisy on a shared machine.
+//!
+//! Times and costs are compared only within one *baseline*: the rows with
+//! the same [`Config`] (timing method, host, CPU, build profile). A change
+//! of any of these starts a new baseline ([`Verdict::NewBaseline`]): nothing
+//! is flagged faster or slower across it.
+//!
+//! CPU times recorded with [`TIMING_METHOD`] are judged in units of the
+//! calibration kernel timed in the same run (`harness::kernels::calibration`,
+//! the rows `kernels / calibration / fixed-kernel / cpu_s`): n = cpu_s /
+//! calibration, which takes out the machine's speed and load of that run.
+//! With m = median and sigma = 1.4826 MAD (Rousseeuw & Croux, JASA 88
+//! (1993) 1273) of n over the previous (up to) [`BASELINE_COMMITS`] commits,
+//! the band is max(q m, 3 sigma, m (r + r_base + c + c_base)), where
+//! - q is the noise of unchanged code measured in this baseline: the
+//!   [`CPU_NOISE_QUANTILE`] quantile of |n_k / n_(k-1) - 1| over every
+//!   benchmark and pair of consecutive commits before this one at which the
+//!   benchmark's counters did not change, [`CPU_UNKNOWN_NOISE`] while fewer
+//!   than [`CPU_MIN_NOISE_SAMPLES`] such changes are known;
+//! - r and c are the relative spreads (half range over the value) of the
+//!   repeated runs and of the calibration runs of the commit, r_base and
+//!   c_base their medians over the window.
+//!
+//! A CPU time above m by more than the band is slower; it is a
+//! [`Regression`] only when the next commit of the baseline is above the
+//! same m + band too (a single slower commit is [`Verdict::Unconfirmed`]).
+//! Older CPU times (other timing methods, no calibration) are judged on
+//! their seconds with the band max(20 % m, 3 sigma, s + s_base) (s the
+//! recorded spreads), without confirmation. A `wall_s` whose benchmark has
+//! a judged `cpu_s` at the same commit is `Informational`; where there is
+//! none (rows recorded before CPU time was measured), `wall_s` is judged
+//! like an old CPU time.
+//!
+//! [`regressions`] lists the slower commits of the whole history, asv
+//! style: a run of consecutive slower commits of a benchmark is one step,
+//! listed at its first commit, and only while it is still present (the
+//! baseline's latest value is still above that step's m + band).
 
 use std::collections::{HashMap, HashSet};
 
@@ -72,9 +97,13 @@ pub const COLUMNS_V1: [&str; 9] = [
 /// How `harness::timing` measures times now: the thread CPU time
 /// (`CLOCK_THREAD_CPUTIME_ID`) and wall time of a method run, repeated 3 to
 /// 20 times until 0.25 s of CPU time is spent; the median is recorded, with
-/// the half range as spread. Change it whenever the timing policy changes:
+/// the half range as spread; the calibration kernel is timed at the start
+/// and the end of the run's jobs (the unit CPU times are judged in). Change it whenever the timing policy changes:
 /// the history then starts a new baseline instead of flagging the change.
-pub const TIMING_METHOD: &str = "thread-cpu-median-v2";
+pub const TIMING_METHOD: &str = "thread-cpu-median-calibrated-v3";
+/// Timing of rows recorded from commit 661293e until the calibration
+/// kernel was timed in the same run: the median of repeated runs.
+pub const TIMING_MEDIAN_V2: &str = "thread-cpu-median-v2";
 /// Timing of rows recorded before commit 37abbca: one run per method.
 pub const TIMING_SINGLE_V0: &str = "thread-cpu-single-v0";
 /// Timing of rows recorded from commit 37abbca to 661293e: the fastest of
@@ -98,14 +127,26 @@ pub fn legacy_timing(date: &str) -> &'static str {
     } else if date < MEDIAN_SINCE {
         TIMING_FASTEST_V1
     } else {
-        TIMING_METHOD
+        TIMING_MEDIAN_V2
     }
 }
 
 /// Number of previous commits whose median is the time baseline.
 pub const BASELINE_COMMITS: usize = 5;
-/// Relative change that is always tolerated (noise floor).
+/// Relative change of an old (uncalibrated) time that is always tolerated
+/// (noise floor).
 pub const MIN_RELATIVE_SLOWDOWN: f64 = 0.20;
+/// Relative change of a cost (instructions, estimated cycles) against the
+/// previous commit beyond which it is slower or faster.
+pub const COST_BAND: f64 = 0.01;
+/// The quantile of the measured noise of unchanged code that bounds a
+/// calibrated CPU time's band from below.
+pub const CPU_NOISE_QUANTILE: f64 = 0.99;
+/// Fewer measured changes of unchanged code than this: the noise is
+/// [`CPU_UNKNOWN_NOISE`].
+pub const CPU_MIN_NOISE_SAMPLES: usize = 100;
+/// The relative noise of a calibrated CPU time before enough is measured.
+pub const CPU_UNKNOWN_NOISE: f64 = 0.5;
 /// Changes within this many robust standard deviations are noise.
 pub const NOISE_SIGMAS: f64 = 3.0;
 /// Factor from the median absolute deviation to a normal standard deviation.
@@ -151,10 +192,39 @@ pub const WALL: &str = "wall_s";
 /// The metric name of thread CPU seconds.
 pub const CPU: &str = "cpu_s";
 
+/// The metric name of a kernel's instruction count.
+pub const INSTRUCTIONS: &str = "instructions";
+/// The metric name of a kernel's estimated cycles.
+pub const ESTIMATED_CYCLES: &str = "estimated_cycles";
+/// The (study, case, method) of the calibration kernel's rows.
+pub const CALIBRATION: (&str, &str, &str) = ("kernels", "calibration", "fixed-kernel");
+
+/// What a metric is, and so how it is judged (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricKind {
+    /// `wall_s`, `cpu_s`.
+    Time,
+    /// `instructions`, `estimated_cycles`.
+    Cost,
+    /// An exact solver counter.
+    Counter,
+}
+
+/// The kind of `metric`.
+pub fn metric_kind(metric: &str) -> MetricKind {
+    if metric == WALL || metric == CPU {
+        MetricKind::Time
+    } else if metric == INSTRUCTIONS || metric == ESTIMATED_CYCLES {
+        MetricKind::Cost
+    } else {
+        MetricKind::Counter
+    }
+}
+
 /// Whether `metric` is a time (noisy, compared against a median) rather than
 /// an exact counter.
 pub fn is_time_metric(metric: &str) -> bool {
-    metric == WALL || metric == CPU
+    metric_kind(metric) == MetricKind::Time
 }
 
 /// What times are comparable within: the same timing method on the same
@@ -225,6 +295,20 @@ impl HistoryRow {
     /// Whether the metric is a time (wall or CPU) rather than a counter.
     pub fn is_time(&self) -> bool {
         is_time_metric(&self.metric)
+    }
+
+    /// The metric's kind.
+    pub fn kind(&self) -> MetricKind {
+        metric_kind(&self.metric)
+    }
+
+    /// Whether it is a row of the calibration kernel.
+    pub fn is_calibration(&self) -> bool {
+        (
+            self.study.as_str(),
+            self.case.as_str(),
+            self.method.as_str(),
+        ) == CALIBRATION
     }
 
     /// The baseline configuration the row was measured in.
@@ -532,8 +616,8 @@ c,2026-12-02T05:03:10Z,vm,all,sdof,dt-0.01,newmark-lcp,steps,100.0
             [
                 TIMING_SINGLE_V0,
                 TIMING_FASTEST_V1,
-                TIMING_METHOD,
-                TIMING_METHOD
+                TIMING_MEDIAN_V2,
+                TIMING_MEDIAN_V2
             ]
         );
         assert!(h.rows.iter().all(|r| r.profile == UNKNOWN
@@ -691,10 +775,21 @@ c,2026-12-02T05:03:10Z,vm,all,sdof,dt-0.01,newmark-lcp,steps,100.0
             seen,
             [("c5", "c6", 160.0, 150.0), ("c4", "c5", 100.0, 160.0)]
         );
-        let r = regressions(&h);
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].counters.len(), 1);
-        assert_eq!(r[0].counters[0].value, 160.0);
+        // The CPU time's step at c5 comes with a counter change at c5: it is
+        // shown as the counter change, not as a regression.
+        assert!(regressions(&h).is_empty());
+        let cpu = compare_latest(&h)
+            .into_iter()
+            .find(|f| f.metric == CPU)
+            .expect("cpu flag");
+        assert_eq!(cpu.verdict, Verdict::WithCounters);
+        // Without the counter change the same step is a regression.
+        for r in &mut h.rows {
+            if r.metric == "steps" && r.commit == "c5" {
+                r.value = 100.0;
+            }
+        }
+        assert_eq!(regressions(&h).len(), 1);
     }
 
     #[test]
