@@ -562,7 +562,7 @@ pub fn run(options: &RunOptions) -> Result<RunResult, RunError> {
         crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
     let record_history = options.only.is_empty() && !debug_build();
     let kernels =
-        crate::harness::kernels::measure_for_run(record_history, options.kernels, workers);
+        crate::harness::kernels::measure_for_run(record_history, &suite, options.kernels, workers);
     let run = RunResult {
         suite,
         studies,

@@ -105,16 +105,18 @@ pub fn estimated_cycles(events: &BTreeMap<String, f64>) -> Option<f64> {
     Some(l1 + 5.0 * ll + 35.0 * ram)
 }
 
-/// Measures kernel `kernel` of binary `exe` (run in `root`), callgrind's
-/// file written into `scratch`.
+/// Measures kernel `kernel` of binary `exe` (run in `root` with the extra
+/// environment `env`), callgrind's file written into `scratch`.
 pub fn measure(
     exe: &Path,
     root: &Path,
     scratch: &Path,
     kernel: &KernelInfo,
+    env: &[(String, String)],
 ) -> Result<KernelMeasure, String> {
     let file = scratch.join(format!("{}.{}.out", kernel.case, kernel.method));
     let out = Command::new("valgrind")
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .arg("-q")
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", file.display()))
@@ -166,6 +168,9 @@ pub fn measure(
     })
 }
 
+/// Distinguishes the scratch directories of one process.
+static SCRATCH_SERIAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// A scratch directory for callgrind's files, removed on drop.
 struct Scratch(PathBuf);
 
@@ -179,6 +184,28 @@ impl Drop for Scratch {
 /// most `workers` Valgrind processes at once. Without Valgrind the report
 /// says so and measures nothing; a kernel that fails is a note.
 pub fn measure_all(root: &Path, workers: usize) -> KernelReport {
+    match std::env::current_exe() {
+        Ok(exe) => measure_all_of(&exe, root, workers, &KERNELS, &[]),
+        Err(e) => KernelReport {
+            tool: valgrind_version(),
+            notes: vec![format!(
+                "the binary's path is unknown ({e}): no kernels measured"
+            )],
+            ..KernelReport::default()
+        },
+    }
+}
+
+/// [`measure_all`] of `kernels` with binary `exe` (the harness's) and
+/// extra environment `env` for every kernel process (the test hook of
+/// [`super::hook`]).
+pub fn measure_all_of(
+    exe: &Path,
+    root: &Path,
+    workers: usize,
+    kernels: &[KernelInfo],
+    env: &[(String, String)],
+) -> KernelReport {
     let Some(tool) = valgrind_version() else {
         return KernelReport {
             notes: vec![
@@ -189,21 +216,11 @@ pub fn measure_all(root: &Path, workers: usize) -> KernelReport {
             ..KernelReport::default()
         };
     };
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => {
-            return KernelReport {
-                tool: Some(tool),
-                notes: vec![format!(
-                    "the binary's path is unknown ({e}): no kernels measured"
-                )],
-                ..KernelReport::default()
-            };
-        }
-    };
-    let scratch = Scratch(
-        std::env::temp_dir().join(format!("contact-harness-callgrind-{}", std::process::id())),
-    );
+    let scratch = Scratch(std::env::temp_dir().join(format!(
+        "contact-harness-callgrind-{}-{}",
+        std::process::id(),
+        SCRATCH_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    )));
     if let Err(e) = std::fs::create_dir_all(&scratch.0) {
         return KernelReport {
             tool: Some(tool),
@@ -213,14 +230,14 @@ pub fn measure_all(root: &Path, workers: usize) -> KernelReport {
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<(usize, Result<KernelMeasure, String>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers.clamp(1, KERNELS.len()))
+        let handles: Vec<_> = (0..workers.clamp(1, kernels.len().max(1)))
             .map(|_| {
                 s.spawn(|| {
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(k) = KERNELS.get(i) else { break };
-                        done.push((i, measure(&exe, root, &scratch.0, k)));
+                        let Some(k) = kernels.get(i) else { break };
+                        done.push((i, measure(exe, root, &scratch.0, k, env)));
                     }
                     done
                 })
@@ -242,7 +259,7 @@ pub fn measure_all(root: &Path, workers: usize) -> KernelReport {
             Ok(m) => report.measured.push(m),
             Err(e) => report.notes.push(format!(
                 "kernel {} was not measured: {e}",
-                KERNELS[i].name()
+                kernels[i].name()
             )),
         }
     }

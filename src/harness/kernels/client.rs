@@ -3,10 +3,10 @@
 //! and a request returns its default.
 //!
 //! The kernel process starts under `--instr-atstart=no` (Valgrind runs the
-//! setup of the kernel's state without callgrind's instrumentation, about
-//! ten times faster) and asks for the instrumentation with
-//! [`start_instrumentation`] just before the warm-up run, so that the cache
-//! simulation is warm when the measured run starts. On other architectures
+//! setup of the kernel's state and the warm-up run without callgrind's
+//! instrumentation, about ten times faster) and asks for the
+//! instrumentation with [`start_instrumentation`] just before the measured
+//! run. On other architectures
 //! the requests are no-ops and the process is instrumented from the start
 //! ([`INSTRUMENT_AT_START`]): the counts are the same, only slower to get.
 
