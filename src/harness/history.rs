@@ -77,8 +77,11 @@
 //!
 //! [`regressions`] lists the slower commits of the whole history, asv
 //! style: a run of consecutive slower commits of a benchmark is one step,
-//! listed at its first commit, and only while it is still present (the
-//! baseline's latest value is still above that step's m + band).
+//! listed at its first commit, and only while it is still present: the
+//! benchmark's latest value is in the same baseline and still above that
+//! step's m + band. A step in a superseded baseline (the timing method,
+//! host, CPU or profile changed since) is no longer listed: it can be
+//! neither confirmed nor undone.
 
 use std::collections::{HashMap, HashSet};
 

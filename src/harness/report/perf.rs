@@ -212,8 +212,9 @@ pub fn rule_text() -> String {
          regression only when the next commit of the baseline is above the same band too (before \
          that it is \"slower once\"). CPU times recorded before the calibration are judged on \
          their seconds with the band max({old} % of m, {NOISE_SIGMAS} sigma, spreads). A run of \
-         slower commits counts once, at its first commit, while the baseline's latest commit is \
-         still beyond the band. Wall time (wall_s) stretches on a loaded machine: it is judged \
+         slower commits counts once, at its first commit, while the benchmark's latest commit is \
+         in the same baseline and still beyond the band (a step in a superseded baseline is not \
+         listed: it can be neither confirmed nor undone). Wall time (wall_s) stretches on a loaded machine: it is judged \
          only where no CPU time is. Derived statistics (e.g. mean_active) are not recorded.",
         cost = sig(100.0 * COST_BAND),
         q = sig(100.0 * CPU_NOISE_QUANTILE),

@@ -282,8 +282,11 @@ fn slower_points(ctx: &Context) -> Vec<Regression> {
     out
 }
 
-/// Whether the latest point of the baseline of point `i` is still above
-/// m + band (in the same units).
+/// Whether the step at point `i` is still present: its baseline is the
+/// benchmark's current one (the configuration of its latest point: a step
+/// in a superseded baseline can no longer be confirmed or undone, and is
+/// not listed) and that latest point is still above m + band (in the same
+/// units).
 fn still_present(
     ctx: &Context,
     s: &[(usize, &HistoryRow)],
@@ -293,9 +296,10 @@ fn still_present(
     calibrated: bool,
 ) -> bool {
     let config = s[i].1.config();
-    let Some(k) = (i..s.len()).rev().find(|&k| s[k].1.config() == config) else {
+    let k = s.len() - 1;
+    if s[k].1.config() != config {
         return false;
-    };
+    }
     let value = if calibrated {
         ctx.judge(s, k).value
     } else {

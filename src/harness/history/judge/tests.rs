@@ -188,3 +188,20 @@ fn quantiles_by_nearest_rank() {
     assert_eq!(quantile(&[3.0], 0.5), 3.0);
     assert!(quantile(&[], 0.5).is_nan());
 }
+
+#[test]
+fn a_step_in_a_superseded_baseline_is_not_listed() {
+    let mut h = History {
+        rows: vec![
+            row("a", "k", INSTRUCTIONS, 1e6),
+            row("b", "k", INSTRUCTIONS, 1.05e6),
+        ],
+    };
+    assert_eq!(regressions(&h).len(), 1);
+    // The next commit is measured with another Valgrind: a new baseline.
+    let mut next = row("c", "k", INSTRUCTIONS, 1.05e6);
+    next.timing = "callgrind-3.24.0".into();
+    h.rows.push(next);
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    assert_eq!(verdict(&h, "k", INSTRUCTIONS), Verdict::NewBaseline);
+}
