@@ -166,7 +166,8 @@ fn unchanged_code_flags_nothing_and_an_injected_slowdown_is_flagged_at_its_commi
         .find(|f| f.case == belt.case && f.metric == INSTRUCTIONS)
         .expect("belt instructions");
     assert_eq!(belt_cost.verdict, Verdict::WithCounters, "{belt_cost:?}");
-    assert!(belt_cost.latest > 1.9 * belt_cost.previous.unwrap());
+    // Well beyond the 1 % band (the second 1000 steps stick more: cheaper).
+    assert!(belt_cost.latest > 1.05 * belt_cost.previous.unwrap());
     // Still only the slowdown's two regressions (still present).
     let regressions = history::regressions(&h);
     assert_eq!(regressions.len(), 2, "{regressions:?}");
