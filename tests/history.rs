@@ -22,6 +22,7 @@ fn run() -> RunResult {
             serde_json::json!({}),
         ),
         record_history: false,
+        costs: Default::default(),
     }
 }
 
@@ -71,7 +72,7 @@ fn manifest_json_and_footer_carry_the_provenance() {
     assert!(named("gap-system").contains(&"SciPy 1.17.1".to_string()));
     assert!(named("slider-crank").contains(&"Exudyn 1.13.6".to_string()));
 
-    let html = render_html(&document(&run, &History::default(), &[], &[]));
+    let html = render_html(&document(&run, &History::default(), &[], None));
     let footer = &html[html.find("id=\"provenance\"").expect("footer")..];
     let m = &run.manifest;
     for shown in [

@@ -366,6 +366,13 @@ fn draw_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) ->
 
 /// Renders `figure` to an SVG document.
 pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
+    render_svg_labelled(figure, &[])
+}
+
+/// Renders `figure` with the ticks of the x axis at integer x = i labelled
+/// `x_labels[i]` (e.g. commit hashes; ticks at other values are left
+/// blank). Without labels the ticks show their values.
+pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<String, String> {
     ensure_font()?;
     let figure = &effective_scales(figure);
     let series = prepare(figure);
@@ -420,18 +427,23 @@ pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
         let (chart_area, legend_area) = root.split_horizontally(width - outside_w);
+        let axes = Axes {
+            x: &x,
+            y: &y,
+            x_labels,
+        };
         let plot_rect = match (figure.x.scale, figure.y.scale) {
             (Scale::Linear, Scale::Linear) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.linear(), y.linear())
+                draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.linear())
             }
             (Scale::Log, Scale::Linear) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.log(), y.linear())
+                draw_chart(&chart_area, figure, &series, &axes, x.log(), y.linear())
             }
             (Scale::Linear, Scale::Log) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.linear(), y.log())
+                draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.log())
             }
             (Scale::Log, Scale::Log) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.log(), y.log())
+                draw_chart(&chart_area, figure, &series, &axes, x.log(), y.log())
             }
         }?;
         if !series.is_empty() {
@@ -464,13 +476,19 @@ pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
 
 type PixelRect = (std::ops::Range<i32>, std::ops::Range<i32>);
 
+/// The axes' ranges and the x tick labels of a chart.
+struct Axes<'a> {
+    x: &'a AxisRange,
+    y: &'a AxisRange,
+    x_labels: &'a [String],
+}
+
 /// Draws title, mesh and series; returns the plot's pixel rectangle.
 fn draw_chart<XC, YC>(
     area: &DrawingArea<SVGBackend, Shift>,
     figure: &Figure,
     series: &[PreparedSeries],
-    x: &AxisRange,
-    y: &AxisRange,
+    axes: &Axes,
     x_coord: XC,
     y_coord: YC,
 ) -> Result<PixelRect, String>
@@ -485,11 +503,22 @@ where
         .y_label_area_size(Y_LABEL_AREA)
         .build_cartesian_2d(x_coord, y_coord)
         .map_err(draw_error)?;
+    let (x, y) = (axes.x, axes.y);
     let x_span = x.hi - x.lo;
     let y_span = y.hi - y.lo;
-    let x_fmt = |v: &f64| match x.scale {
-        Scale::Linear => linear_tick(*v, x_span),
-        Scale::Log => log_tick(*v, x.log().powers_only()),
+    let x_fmt = |v: &f64| {
+        if !axes.x_labels.is_empty() {
+            let i = v.round();
+            return if (v - i).abs() < 1e-9 && i >= 0.0 {
+                axes.x_labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            };
+        }
+        match x.scale {
+            Scale::Linear => linear_tick(*v, x_span),
+            Scale::Log => log_tick(*v, x.log().powers_only()),
+        }
     };
     let y_fmt = |v: &f64| match y.scale {
         Scale::Linear => linear_tick(*v, y_span),
@@ -520,7 +549,7 @@ where
         let line_style = ShapeStyle::from(&color).stroke_width(LINE_WIDTH);
         if s.style == Style::Dashed {
             let halo = ShapeStyle::from(&lighter(color)).stroke_width(HALO_WIDTH);
-            for seg in &s.segments {
+            for seg in s.segments.iter().filter(|seg| seg.len() >= 2) {
                 let pixels: Vec<(i32, i32)> = seg.iter().map(|p| chart.backend_coord(p)).collect();
                 let points = if seg.len() > DECIMATE_ABOVE {
                     decimate(seg, &pixels)
@@ -548,6 +577,9 @@ where
                 seg.clone()
             };
             match s.style {
+                // A one-point segment of a line draws no polyline (its
+                // marker, if any, is drawn below).
+                Style::Line | Style::LineMarkers | Style::Dashed if points.len() < 2 => {}
                 Style::Line | Style::LineMarkers => {
                     chart
                         .draw_series(LineSeries::new(points.iter().copied(), line_style))
@@ -770,6 +802,50 @@ mod tests {
             })
             .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim().to_string()))
             .collect()
+    }
+
+    #[test]
+    fn x_labels_replace_integer_ticks_and_one_point_segments_are_markers() {
+        let figure = Figure {
+            name: "h".into(),
+            title: "History".into(),
+            x: Axis::linear("commit [-]"),
+            y: Axis::log("ratio [-]"),
+            // Two segments (a NaN breaks the line): two points, then one.
+            series: vec![Series::new(
+                "s",
+                &[0.0, 1.0, 2.0, 2.0],
+                &[1.0, 1.1, f64::NAN, 0.9],
+                Style::LineMarkers,
+            )],
+            caption: String::new(),
+        };
+        let labels: Vec<String> = ["abc1234", "def5678", "0123abc"].map(String::from).into();
+        let svg = render_svg_labelled(&figure, &labels).unwrap();
+        for l in &labels {
+            assert!(svg.contains(l.as_str()), "{l} missing");
+        }
+        // No polyline of one point (it would draw nothing); the one-point
+        // segment is drawn as its marker (three data markers, one in the
+        // legend).
+        let one_point = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| {
+                let points = p.split("points=\"").nth(1).unwrap_or("");
+                points
+                    .split('"')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .count()
+                    < 2
+            })
+            .count();
+        assert_eq!(one_point, 0, "{svg}");
+        assert_eq!(svg.matches("<circle").count(), 4, "{svg}");
+        let plain = render_svg_string(&figure).unwrap();
+        assert!(!plain.contains("abc1234"));
     }
 
     #[test]
