@@ -55,16 +55,21 @@ pub struct RenderedFigure {
 /// Renders `figure` into the staging figures directory as `relative`
 /// (below `figures/`). Drawing errors are kept for the page; I/O errors
 /// abort.
+/// A study figure that shows nothing ([`Figure::shows_nothing`]) is
+/// replaced by its sentence.
 fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigure, OutputError> {
-    render_labelled(stage, relative, figure, &[])
+    render_labelled(stage, relative, figure, &[], figure.shows_nothing())
 }
 
-/// [`render`] with labels on the x axis's integer ticks.
+/// [`render`] with labels on the x axis's integer ticks, replaced by
+/// `replaced` when given (the history's figure is always drawn: flat lines
+/// are its news).
 fn render_labelled(
     stage: &Path,
     relative: &str,
     figure: &Figure,
     x_labels: &[String],
+    replaced: Option<String>,
 ) -> Result<RenderedFigure, OutputError> {
     let path = stage.join(relative);
     if let Some(dir) = path.parent() {
@@ -74,7 +79,6 @@ fn render_labelled(
         })?;
     }
     let problems = figure.problems();
-    let replaced = figure.shows_nothing();
     let error = if !problems.is_empty() {
         Some(problems.join("; "))
     } else if replaced.is_some() {
@@ -165,6 +169,7 @@ pub fn write_report(
             "history/summary.svg",
             &figure,
             &labels,
+            None,
         )?),
         None => None,
     };
