@@ -149,16 +149,28 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
 
 /// One job: a method of a case, or a case's reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Job {
+pub enum Job {
+    /// The case's reference.
     Reference,
+    /// The case's method with this index (plan order).
     Method(usize),
 }
 
-/// What a job produced.
-enum JobResult {
+/// A job of a plan: (study index, case index, job).
+pub type JobId = (usize, usize, Job);
+
+/// What a job produced (serialisable: the form a shard stores it in).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub enum JobResult {
+    /// A reference job's output or failure.
     Reference(Box<Result<ReferenceOutput, SolverError>>),
+    /// A method job's result.
     Method(Box<MethodResult>),
 }
+
+/// Cases whose reference is another case's (same reference key):
+/// ((study, case), the case whose reference job runs it).
+pub type SharedReferences = Vec<((usize, usize), usize)>;
 
 /// The jobs of one case after they ran: its reference (if it has one) and
 /// each method's result, in plan order.
@@ -194,18 +206,19 @@ fn guarded<T>(
 /// [`jobs::GRACE`]): a job stuck where it cannot check its deadline is
 /// reported as stopped and left behind (`harness::jobs`).
 pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
-    // Timings are per method: keep faer from spawning its own threads inside
-    // the job threads, so each method runs on one core.
-    faer::set_global_parallelism(faer::Par::Seq);
-    let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
-    let style =
-        ProgressStyle::with_template("{prefix:>40} [{bar:30}] {percent:>3}% {elapsed_precise}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-    let mut planned: Vec<(usize, usize, Job)> = Vec::new();
+    let (planned, shared_reference) = plan_jobs(plan);
+    let results = run_jobs(plan, &planned);
+    assemble(plan, results, &shared_reference)
+}
+
+/// Every job of the plan, in plan order (per study, per case: its
+/// reference, then its methods), and the cases that take another case's
+/// reference instead of running their own.
+pub fn plan_jobs(plan: &[PlannedStudy]) -> (Vec<JobId>, SharedReferences) {
+    let mut planned: Vec<JobId> = Vec::new();
     // Cases whose reference equals an earlier case's (same reference key)
     // take that case's reference: (study, case) -> the case that runs it.
-    let mut shared_reference: Vec<((usize, usize), usize)> = Vec::new();
+    let mut shared_reference: SharedReferences = Vec::new();
     for (s, p) in plan.iter().enumerate() {
         let mut keys: Vec<(String, usize)> = Vec::new();
         for c in 0..p.spec.cases.len() {
@@ -222,6 +235,28 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             planned.extend((0..p.methods[c].len()).map(|m| (s, c, Job::Method(m))));
         }
     }
+    (planned, shared_reference)
+}
+
+/// What job `job` of `plan` is called: `reference` or its method's label.
+pub fn job_label(plan: &[PlannedStudy], (s, c, job): JobId) -> &str {
+    match job {
+        Job::Reference => "reference",
+        Job::Method(m) => plan[s].methods[c][m].label.as_str(),
+    }
+}
+
+/// Runs the jobs `planned` of `plan` (in parallel, see [`execute`]) and
+/// returns each with its result, in the order given.
+pub fn run_jobs(plan: &[PlannedStudy], planned: &[JobId]) -> Vec<(JobId, JobResult)> {
+    // Timings are per method: keep faer from spawning its own threads inside
+    // the job threads, so each method runs on one core.
+    faer::set_global_parallelism(faer::Par::Seq);
+    let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+    let style =
+        ProgressStyle::with_template("{prefix:>40} [{bar:30}] {percent:>3}% {elapsed_precise}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
     let bars: Vec<ProgressBar> = planned
         .iter()
         .map(|&(s, c, job)| {
@@ -281,7 +316,7 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             multi.remove(&bars[i]);
         },
     );
-    let results: Vec<((usize, usize, Job), JobResult)> = planned
+    planned
         .iter()
         .zip(ends)
         .map(|(&(s, c, job), end)| {
@@ -310,7 +345,17 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             };
             ((s, c, job), result)
         })
-        .collect();
+        .collect()
+}
+
+/// Finishes every case and study of `plan` from the results of all its
+/// jobs (each job exactly once, any order): the second half of
+/// [`execute`], and what `harness::merge` runs on the shards' jobs.
+pub fn assemble(
+    plan: &[PlannedStudy],
+    results: Vec<(JobId, JobResult)>,
+    shared_reference: &SharedReferences,
+) -> Vec<StudyResult> {
     // Regroup per case, in plan order.
     let mut per_case: Vec<Vec<CaseJobs>> = plan
         .iter()
@@ -327,7 +372,7 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             _ => unreachable!("a job's result matches its kind"),
         }
     }
-    for ((s, c), first) in shared_reference {
+    for &((s, c), first) in shared_reference {
         per_case[s][c].0 = per_case[s][first].0.clone();
     }
     plan.iter()
@@ -577,21 +622,40 @@ pub enum RunError {
 /// Plans (with the study kinds of `kinds`), executes, writes results,
 /// history and report.
 pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError> {
+    let planned = plan_run(kinds, options)?;
+    let studies = execute(&planned);
+    publish(options, &planned, studies, Vec::new())
+}
+
+/// The plan of `options`: [`plan`] with `--time-limit` applied.
+pub fn plan_run(kinds: &Registry, options: &RunOptions) -> Result<Vec<PlannedStudy>, InputError> {
     let mut planned = plan(kinds, &options.spec, &options.only)?;
     if let Some(limit) = options.time_limit {
         for p in &mut planned {
             p.time_limit = limit;
         }
     }
+    Ok(planned)
+}
+
+/// Writes results, history and report of the executed `studies` of
+/// `planned` as a run of `options` does; `shards` (empty for a single run)
+/// goes to the manifest: the provenance of a merged run's parts.
+pub fn publish(
+    options: &RunOptions,
+    planned: &[PlannedStudy],
+    studies: Vec<StudyResult>,
+    shards: Vec<serde_json::Value>,
+) -> Result<RunResult, RunError> {
     let resolved = spec::resolve_path(&options.spec);
     let suite = resolved
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let studies = execute(&planned);
     let spec_json = serde_json::Value::Array(planned.iter().map(spec_to_json).collect());
-    let manifest =
+    let mut manifest =
         crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
+    manifest.shards = shards;
     let run = RunResult {
         suite,
         studies,
@@ -622,7 +686,8 @@ fn debug_build() -> bool {
     debug
 }
 
-fn spec_to_json(p: &PlannedStudy) -> serde_json::Value {
+/// The resolved spec of a planned study, as the manifest shows it.
+pub fn spec_to_json(p: &PlannedStudy) -> serde_json::Value {
     let cases: Vec<serde_json::Value> = p
         .spec
         .cases
