@@ -157,6 +157,15 @@ impl Study for ContinuationStudy {
         true
     }
 
+    /// A sweep: its frequencies times each one's time steps. The
+    /// continuation (the reference): four times a sweep, a rough figure
+    /// for its Newton iterations on the period map with derivatives (the
+    /// quick suite measures 3.5 x, `harness::shard`).
+    fn job_cost(&self, _case: usize, method: Option<usize>) -> Option<f64> {
+        let sweep = (self.cfg.sweep.points * self.cfg.case.steps) as f64;
+        Some(if method.is_some() { sweep } else { 4.0 * sweep })
+    }
+
     fn run_reference(
         &self,
         _case: usize,
