@@ -6,6 +6,9 @@
 //! results compared with a single run (`common/results_diff.rs`: byte for
 //! byte, timings and host fields aside).
 //!
+//! A cluster already running (`SLURM_CONF` set and `sinfo` answering, as
+//! `.ci/run` arranges) is used as it is.
+//!
 //! Skipped with a notice where Slurm cannot start (not installed, not
 //! root, the daemons do not come up); with `SLURM_REQUIRED=1` (set by
 //! `.ci/run`) that is a failure.
@@ -33,29 +36,32 @@ fn unavailable(why: &str) {
     eprintln!("NOTICE: tests/slurm.rs skipped: {why} (set SLURM_REQUIRED=1 to fail instead)");
 }
 
-/// The running cluster; stopped when dropped (also when the test fails).
+/// The cluster: one this test started (stopped when dropped, also when
+/// the test fails), or the one `SLURM_CONF` names if it answers (`.ci/run`
+/// starts one).
 struct Cluster {
-    dir: tempfile::TempDir,
+    /// The directory of a cluster of this test's own.
+    own: Option<tempfile::TempDir>,
+    conf: PathBuf,
 }
 
 impl Cluster {
-    fn conf(&self) -> PathBuf {
-        self.dir.path().join("slurm.conf")
-    }
-
     fn command(&self, program: &str) -> Command {
         let mut c = Command::new(program);
-        c.env("SLURM_CONF", self.conf());
+        c.env("SLURM_CONF", &self.conf);
         c
+    }
+
+    fn log(&self) -> PathBuf {
+        self.conf.with_file_name("log").join("slurmctld.log")
     }
 }
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        let _ = Command::new(script())
-            .arg("stop")
-            .arg(self.dir.path())
-            .status();
+        if let Some(dir) = &self.own {
+            let _ = Command::new(script()).arg("stop").arg(dir.path()).status();
+        }
     }
 }
 
@@ -71,6 +77,16 @@ fn start() -> Result<Cluster, String> {
     for p in ["munged", "slurmctld", "slurmd", "sbatch", "squeue"] {
         if !on_path(p) {
             return Err(format!("`{p}` not found (apt-get install slurm-wlm munge)"));
+        }
+    }
+    if let Some(conf) = std::env::var_os("SLURM_CONF").map(PathBuf::from) {
+        let up = Command::new("sinfo")
+            .args(["-h", "-o", "%T"])
+            .env("SLURM_CONF", &conf)
+            .output()
+            .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
+        if up {
+            return Ok(Cluster { own: None, conf });
         }
     }
     // The daemons run as root (SlurmUser=root).
@@ -91,7 +107,10 @@ fn start() -> Result<Cluster, String> {
         .env("SLURMD_PORT", (base + 1).to_string())
         .output()
         .map_err(|e| e.to_string())?;
-    let cluster = Cluster { dir };
+    let cluster = Cluster {
+        conf: dir.path().join("slurm.conf"),
+        own: Some(dir),
+    };
     if !out.status.success() {
         return Err(format!(
             "the cluster did not start: {}{}",
@@ -192,7 +211,7 @@ fn the_quick_suite_as_a_slurm_array_and_merge_equals_a_single_run() {
     ) {
         panic!(
             "{e}\nslurmctld log:\n{}\nmerge log:\n{}",
-            log(&cluster.dir.path().join("log/slurmctld.log")),
+            log(&cluster.log()),
             log(&logs.join("merge.log"))
         );
     }
