@@ -22,6 +22,7 @@ pub mod runner;
 pub mod shard;
 pub mod slurm;
 pub mod spec;
+pub mod spec_view;
 pub mod study;
 pub mod sweep;
 pub mod table;

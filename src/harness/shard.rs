@@ -177,7 +177,7 @@ pub fn plan_identity(plan: &[PlannedStudy]) -> (serde_json::Value, String) {
         .iter()
         .map(|p| {
             serde_json::json!({
-                "spec": runner::spec_to_json(p),
+                "spec": crate::harness::spec_view::spec_to_json(p),
                 "time_limit_s": p.time_limit.as_secs_f64(),
             })
         })
