@@ -59,8 +59,9 @@ impl InputError {
     }
 }
 
-/// A solver that failed on valid input.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// A solver that failed on valid input (serialisable: a shard of a
+/// sharded run stores its failed jobs for the merge, `harness::shard`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum SolverError {
     /// The LCP of a time step was not solved.
     #[error(

@@ -55,10 +55,35 @@ struct RunArgs {
     /// that appends to the history measures them otherwise).
     #[arg(long = "no-kernels")]
     no_kernels: bool,
+    /// Run only part I of N of the plan's jobs (balanced by their cost
+    /// estimates) into --out, a directory of its own; `merge` combines the
+    /// N parts. I is a Slurm array's SLURM_ARRAY_TASK_ID.
+    #[arg(long, value_name = "I/N", conflicts_with = "slurm")]
+    shard: Option<contact_harness::harness::shard::ShardSpec>,
+    /// Print the two sbatch commands that run the plan as N parts on Slurm
+    /// (a job array, then a dependent merge into --out and --report).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    slurm: Option<u32>,
+    /// With --slurm: CPUs per array task, the worker threads of each part.
+    #[arg(long, value_name = "C", default_value_t = 1, requires = "slurm", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    cpus_per_task: u32,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Merge the parts of a sharded run (`PATH --shard I/N --out DIR`) into
+    /// the results, history and report a single run writes.
+    Merge {
+        /// The part directories, all N of one plan.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Results directory.
+        #[arg(long, default_value = "results")]
+        out: PathBuf,
+        /// Report directory.
+        #[arg(long, default_value = "report")]
+        report: PathBuf,
+    },
     /// Linear complementarity problems.
     #[command(subcommand)]
     Lcp(LcpCommand),
@@ -97,6 +122,7 @@ fn main() -> ExitCode {
             tolerance,
         })) => lcp_solve(&file, &solver, tolerance),
         Some(Command::Kernel { name, time }) => kernel(&name, time),
+        Some(Command::Merge { dirs, out, report }) => merge(&dirs, &out, &report),
         None => run(cli.run),
     }
 }
@@ -106,16 +132,7 @@ fn run(args: RunArgs) -> ExitCode {
         eprintln!("error: a study file or suite is required (e.g. experiments/all)");
         return ExitCode::from(2);
     };
-    // The reproduce command names the profile this binary was built with.
-    let cargo = if env!("CONTACT_HARNESS_CARGO_PROFILE") == "release" {
-        "cargo run --release --"
-    } else {
-        "cargo run --"
-    };
-    let command = std::iter::once(cargo.to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = command_line();
     let max = contact_harness::harness::spec::MAX_TIME_LIMIT_S;
     let time_limit = match args.time_limit {
         None => None,
@@ -134,9 +151,123 @@ fn run(args: RunArgs) -> ExitCode {
         time_limit,
         kernels: !args.no_kernels,
     };
+    if let Some(n) = args.slurm {
+        return slurm_commands(&options, args.time_limit, n as usize, args.cpus_per_task);
+    }
     let kinds = contact_harness::studies::registry();
+    if let Some(part) = args.shard {
+        return shard(&kinds, &options, part);
+    }
     match runner::run(&kinds, &options) {
-        Ok(run) => {
+        Ok(run) => print_run(&run, &options.out, &options.report),
+        Err(RunError::Input(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Output(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The command line as the manifest and report footer give it (the
+/// reproduce command names the profile this binary was built with).
+fn command_line() -> String {
+    let cargo = if env!("CONTACT_HARNESS_CARGO_PROFILE") == "release" {
+        "cargo run --release --"
+    } else {
+        "cargo run --"
+    };
+    std::iter::once(cargo.to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `PATH --shard I/N`: runs part I of N into --out.
+fn shard(
+    kinds: &contact_harness::harness::registry::Registry,
+    options: &RunOptions,
+    part: contact_harness::harness::shard::ShardSpec,
+) -> ExitCode {
+    match contact_harness::harness::shard::run_shard(kinds, options, part) {
+        Ok(s) => {
+            let f = &s.file;
+            println!(
+                "part {}/{} of plan {}: {} of {} jobs, estimated cost {:.4e}, {:.1} s on {} threads, {} failed",
+                f.shard,
+                f.shards,
+                f.plan_hash,
+                f.jobs.len(),
+                s.plan_jobs,
+                f.estimated_cost,
+                f.wall_s,
+                f.threads,
+                s.failures.len()
+            );
+            for (job, e) in &s.failures {
+                println!("    FAIL {job}: {e} (reported by the merge)");
+            }
+            println!("part: {}", options.out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `merge DIR...`: combines the parts into results, history and report.
+fn merge(dirs: &[PathBuf], out: &std::path::Path, report: &std::path::Path) -> ExitCode {
+    let kinds = contact_harness::studies::registry();
+    match contact_harness::harness::merge::merge(&kinds, dirs, out, report, &command_line()) {
+        Ok(run) => print_run(&run, out, report),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `PATH --slurm N`: prints the sbatch commands of N parts and the merge.
+fn slurm_commands(options: &RunOptions, time_limit: Option<f64>, n: usize, cpus: u32) -> ExitCode {
+    use contact_harness::harness::slurm;
+    let bin = std::env::current_exe()
+        .ok()
+        .and_then(|p| std::path::absolute(p).ok())
+        .unwrap_or_else(|| PathBuf::from("contact-harness"));
+    let mut part_args = Vec::new();
+    for s in &options.only {
+        part_args.extend(["--only".to_string(), s.clone()]);
+    }
+    if let Some(t) = time_limit {
+        part_args.extend(["--time-limit".to_string(), t.to_string()]);
+    }
+    let run = slurm::SlurmRun {
+        bin,
+        spec: options.spec.clone(),
+        shards: n,
+        cpus_per_task: cpus as usize,
+        work: slurm::work_dir(&options.out),
+        out: options.out.clone(),
+        report: options.report.clone(),
+        part_args,
+    };
+    print!("{}", slurm::commands(&run));
+    ExitCode::SUCCESS
+}
+
+/// Prints each study's status line and its failures; the exit code of the
+/// run (0 all checks passed and every claim as expected, else 1).
+fn print_run(
+    run: &contact_harness::harness::outcome::RunResult,
+    out: &std::path::Path,
+    report: &std::path::Path,
+) -> ExitCode {
+    {
+        {
             for study in &run.studies {
                 let bad = study.checks.iter().filter(|c| !c.passed).count();
                 let unexpected = study.claims.iter().filter(|c| !c.as_expected()).count();
@@ -184,22 +315,14 @@ fn run(args: RunArgs) -> ExitCode {
             }
             println!(
                 "results: {}  report: {}",
-                options.out.display(),
-                options.report.join("index.html").display()
+                out.display(),
+                report.join("index.html").display()
             );
             if run.all_passed() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
             }
-        }
-        Err(RunError::Input(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-        Err(RunError::Output(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
         }
     }
 }

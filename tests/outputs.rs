@@ -153,6 +153,7 @@ fn manifest(commit: &str) -> Manifest {
         spec_file: "experiments/all.toml".into(),
         spec: serde_json::json!({"studies": ["alpha", "beta"]}),
         seeds: serde_json::json!({}),
+        shards: Vec::new(),
     }
 }
 

@@ -58,6 +58,7 @@ pub fn collect(command: &str, spec_file: &str, spec: serde_json::Value) -> Manif
         spec_file: spec_file.to_string(),
         spec,
         seeds: serde_json::Value::Object(serde_json::Map::new()),
+        shards: Vec::new(),
     }
 }
 

@@ -200,6 +200,10 @@ pub struct Manifest {
     pub spec: serde_json::Value,
     /// Random seeds used (empty: every study is deterministic).
     pub seeds: serde_json::Value,
+    /// A merged run's parts (`harness::merge`): per shard its index,
+    /// host, date and commit; absent for a single run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<serde_json::Value>,
 }
 
 /// A whole run.

@@ -149,16 +149,28 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
 
 /// One job: a method of a case, or a case's reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Job {
+pub enum Job {
+    /// The case's reference.
     Reference,
+    /// The case's method with this index (plan order).
     Method(usize),
 }
 
-/// What a job produced.
-enum JobResult {
+/// A job of a plan: (study index, case index, job).
+pub type JobId = (usize, usize, Job);
+
+/// What a job produced (serialisable: the form a shard stores it in).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub enum JobResult {
+    /// A reference job's output or failure.
     Reference(Box<Result<ReferenceOutput, SolverError>>),
+    /// A method job's result.
     Method(Box<MethodResult>),
 }
+
+/// Cases whose reference is another case's (same reference key):
+/// ((study, case), the case whose reference job runs it).
+pub type SharedReferences = Vec<((usize, usize), usize)>;
 
 /// The jobs of one case after they ran: its reference (if it has one) and
 /// each method's result, in plan order.
@@ -194,18 +206,19 @@ fn guarded<T>(
 /// [`jobs::GRACE`]): a job stuck where it cannot check its deadline is
 /// reported as stopped and left behind (`harness::jobs`).
 pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
-    // Timings are per method: keep faer from spawning its own threads inside
-    // the job threads, so each method runs on one core.
-    faer::set_global_parallelism(faer::Par::Seq);
-    let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
-    let style =
-        ProgressStyle::with_template("{prefix:>40} [{bar:30}] {percent:>3}% {elapsed_precise}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-    let mut planned: Vec<(usize, usize, Job)> = Vec::new();
+    let (planned, shared_reference) = plan_jobs(plan);
+    let results = run_jobs(plan, &planned);
+    assemble(plan, results, &shared_reference)
+}
+
+/// Every job of the plan, in plan order (per study, per case: its
+/// reference, then its methods), and the cases that take another case's
+/// reference instead of running their own.
+pub fn plan_jobs(plan: &[PlannedStudy]) -> (Vec<JobId>, SharedReferences) {
+    let mut planned: Vec<JobId> = Vec::new();
     // Cases whose reference equals an earlier case's (same reference key)
     // take that case's reference: (study, case) -> the case that runs it.
-    let mut shared_reference: Vec<((usize, usize), usize)> = Vec::new();
+    let mut shared_reference: SharedReferences = Vec::new();
     for (s, p) in plan.iter().enumerate() {
         let mut keys: Vec<(String, usize)> = Vec::new();
         for c in 0..p.spec.cases.len() {
@@ -222,6 +235,28 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             planned.extend((0..p.methods[c].len()).map(|m| (s, c, Job::Method(m))));
         }
     }
+    (planned, shared_reference)
+}
+
+/// What job `job` of `plan` is called: `reference` or its method's label.
+pub fn job_label(plan: &[PlannedStudy], (s, c, job): JobId) -> &str {
+    match job {
+        Job::Reference => "reference",
+        Job::Method(m) => plan[s].methods[c][m].label.as_str(),
+    }
+}
+
+/// Runs the jobs `planned` of `plan` (in parallel, see [`execute`]) and
+/// returns each with its result, in the order given.
+pub fn run_jobs(plan: &[PlannedStudy], planned: &[JobId]) -> Vec<(JobId, JobResult)> {
+    // Timings are per method: keep faer from spawning its own threads inside
+    // the job threads, so each method runs on one core.
+    faer::set_global_parallelism(faer::Par::Seq);
+    let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+    let style =
+        ProgressStyle::with_template("{prefix:>40} [{bar:30}] {percent:>3}% {elapsed_precise}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
     let bars: Vec<ProgressBar> = planned
         .iter()
         .map(|&(s, c, job)| {
@@ -281,7 +316,7 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             multi.remove(&bars[i]);
         },
     );
-    let results: Vec<((usize, usize, Job), JobResult)> = planned
+    planned
         .iter()
         .zip(ends)
         .map(|(&(s, c, job), end)| {
@@ -310,7 +345,17 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             };
             ((s, c, job), result)
         })
-        .collect();
+        .collect()
+}
+
+/// Finishes every case and study of `plan` from the results of all its
+/// jobs (each job exactly once, any order): the second half of
+/// [`execute`], and what `harness::merge` runs on the shards' jobs.
+pub fn assemble(
+    plan: &[PlannedStudy],
+    results: Vec<(JobId, JobResult)>,
+    shared_reference: &SharedReferences,
+) -> Vec<StudyResult> {
     // Regroup per case, in plan order.
     let mut per_case: Vec<Vec<CaseJobs>> = plan
         .iter()
@@ -327,7 +372,7 @@ pub fn execute(plan: &[PlannedStudy]) -> Vec<StudyResult> {
             _ => unreachable!("a job's result matches its kind"),
         }
     }
-    for ((s, c), first) in shared_reference {
+    for &((s, c), first) in shared_reference {
         per_case[s][c].0 = per_case[s][first].0.clone();
     }
     plan.iter()
@@ -396,65 +441,6 @@ pub fn finish_case(
         reference_timings,
         failures,
     }
-}
-
-/// The spec's parameters for the report: the first case's table
-/// flattened to `(dotted key, value)`, every swept key with all its values
-/// (`a, b, c` or `a ... z (n values)`), long arrays shortened.
-fn parameters(spec: &StudySpec) -> Vec<(String, String)> {
-    fn short(v: &toml::Value) -> String {
-        match v {
-            toml::Value::Array(a) if a.len() > 8 => {
-                format!(
-                    "[{} values: {}, ..., {}]",
-                    a.len(),
-                    short(&a[0]),
-                    short(&a[a.len() - 1])
-                )
-            }
-            toml::Value::Array(a) => {
-                format!("[{}]", a.iter().map(short).collect::<Vec<_>>().join(", "))
-            }
-            toml::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        }
-    }
-    fn flatten(prefix: &str, t: &toml::Table, out: &mut Vec<(String, String)>) {
-        for (k, v) in t {
-            let key = if prefix.is_empty() {
-                k.clone()
-            } else {
-                format!("{prefix}.{k}")
-            };
-            match v {
-                toml::Value::Table(inner) => flatten(&key, inner, out),
-                other => out.push((key, short(other))),
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if let Some(first) = spec.cases.first() {
-        flatten("", &first.table, &mut out);
-    }
-    for s in &spec.sweeps {
-        let values: Vec<String> = s.values.iter().map(short).collect();
-        let shown = if values.len() > 6 {
-            format!(
-                "swept: {}, {}, ..., {} ({} values)",
-                values[0],
-                values[1],
-                values[values.len() - 1],
-                values.len()
-            )
-        } else {
-            format!("swept: {}", values.join(", "))
-        };
-        match out.iter_mut().find(|(k, _)| *k == s.key) {
-            Some(entry) => entry.1 = shown,
-            None => out.push((s.key.clone(), shown)),
-        }
-    }
-    out
 }
 
 /// Summarises one study (the kind's summary and the harness's sweep
@@ -527,7 +513,7 @@ pub fn finish_study(p: &PlannedStudy, cases: Vec<CaseOutput>) -> StudyResult {
         kind: p.spec.kind.clone(),
         description: p.spec.description.clone(),
         reproduces: p.spec.reproduces.clone().unwrap_or_default(),
-        parameters: parameters(&p.spec),
+        parameters: crate::harness::spec_view::parameters(&p.spec),
         file: p.spec.file.clone(),
         baseline: p.baseline.clone(),
         cases,
@@ -579,26 +565,53 @@ pub enum RunError {
 /// Plans (with the study kinds of `kinds`), executes, writes results,
 /// history and report.
 pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError> {
-    let mut planned = plan(kinds, &options.spec, &options.only)?;
-    if let Some(limit) = options.time_limit {
-        for p in &mut planned {
-            p.time_limit = limit;
-        }
-    }
-    let resolved = spec::resolve_path(&options.spec);
-    let suite = resolved
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let planned = plan_run(kinds, options)?;
     // The calibration kernel is timed before and after the jobs: the unit
     // of the run's CPU times (harness::kernels::calibration).
     let workers = rayon::current_num_threads();
     let calibration = crate::harness::kernels::calibration::sample(workers);
     let studies = execute(&planned);
     let calibration = calibration.merged(crate::harness::kernels::calibration::sample(workers));
-    let spec_json = serde_json::Value::Array(planned.iter().map(spec_to_json).collect());
-    let manifest =
+    publish(options, &planned, studies, calibration, Vec::new())
+}
+
+/// The plan of `options`: [`plan`] with `--time-limit` applied.
+pub fn plan_run(kinds: &Registry, options: &RunOptions) -> Result<Vec<PlannedStudy>, InputError> {
+    let mut planned = plan(kinds, &options.spec, &options.only)?;
+    if let Some(limit) = options.time_limit {
+        for p in &mut planned {
+            p.time_limit = limit;
+        }
+    }
+    Ok(planned)
+}
+
+/// Writes results, history and report of the executed `studies` of
+/// `planned` as a run of `options` does; `calibration` is the run's unit
+/// of CPU time, `shards` (empty for a single run) goes to the manifest:
+/// the provenance of a merged run's parts.
+pub fn publish(
+    options: &RunOptions,
+    planned: &[PlannedStudy],
+    studies: Vec<StudyResult>,
+    calibration: crate::harness::kernels::calibration::Calibration,
+    shards: Vec<serde_json::Value>,
+) -> Result<RunResult, RunError> {
+    let resolved = spec::resolve_path(&options.spec);
+    let suite = resolved
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let spec_json = serde_json::Value::Array(
+        planned
+            .iter()
+            .map(crate::harness::spec_view::spec_to_json)
+            .collect(),
+    );
+    let mut manifest =
         crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
+    manifest.shards = shards;
+    let workers = rayon::current_num_threads();
     let record_history = options.only.is_empty() && !debug_build();
     let kernels =
         crate::harness::kernels::measure_for_run(record_history, &suite, options.kernels, workers);
@@ -634,49 +647,6 @@ fn debug_build() -> bool {
         );
     }
     debug
-}
-
-fn spec_to_json(p: &PlannedStudy) -> serde_json::Value {
-    let cases: Vec<serde_json::Value> = p
-        .spec
-        .cases
-        .iter()
-        .zip(&p.methods)
-        .map(|(c, methods)| serde_json::json!({
-            "name": c.name,
-            "methods": methods.iter().map(|m| serde_json::json!({"label": m.label, "method": m.method})).collect::<Vec<_>>(),
-            "settings": toml_to_json(&toml::Value::Table(c.table.clone())),
-        }))
-        .collect();
-    serde_json::json!({
-        "name": p.spec.name,
-        "kind": p.spec.kind,
-        "file": p.spec.file.to_string_lossy(),
-        "baseline": p.baseline,
-        "sweeps": p.spec.sweeps.iter().map(|s| serde_json::json!({"key": s.key, "zip": s.zip, "values": s.values.iter().map(toml_to_json).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        "cases": cases,
-        "checks": p.spec.checks.iter().map(|c| serde_json::json!({
-            "name": c.name, "quantity": c.quantity, "method": c.method.as_ref().map(|m| m.labels()), "reference": c.reference, "value": c.value,
-            "metric": c.metric.name(), "tolerance": c.tolerance, "cases": c.cases, "why": c.why,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-fn toml_to_json(v: &toml::Value) -> serde_json::Value {
-    match v {
-        toml::Value::String(s) => serde_json::Value::String(s.clone()),
-        toml::Value::Integer(i) => serde_json::Value::from(*i),
-        toml::Value::Float(f) => serde_json::Number::from_f64(*f)
-            .map_or(serde_json::Value::Null, serde_json::Value::Number),
-        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
-        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
-        toml::Value::Array(a) => serde_json::Value::Array(a.iter().map(toml_to_json).collect()),
-        toml::Value::Table(t) => serde_json::Value::Object(
-            t.iter()
-                .map(|(k, v)| (k.clone(), toml_to_json(v)))
-                .collect(),
-        ),
-    }
 }
 
 #[cfg(test)]

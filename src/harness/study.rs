@@ -22,7 +22,7 @@ use crate::harness::figure::Figure;
 use crate::harness::table::Table;
 
 /// A named scalar result (a summary.csv cell, or a study-level value).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Scalar {
     /// Name (summary.csv column).
     pub name: String,
@@ -49,7 +49,7 @@ pub fn find_scalar(scalars: &[Scalar], name: &str) -> Option<f64> {
 }
 
 /// Wall time, CPU time and exact counters of one method run within a case.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Timing {
     /// Method label (as in the spec, e.g. `newmark-lcp`).
     pub method: String,
@@ -92,7 +92,7 @@ impl Timing {
 /// A further table of a case or of a method run, written as
 /// `<case>.<what>.csv` (case tables) or `<case>.<label>.<what>.csv` (method
 /// tables).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CaseTable {
     /// File infix, e.g. `exact`.
     pub what: String,
@@ -104,7 +104,7 @@ pub struct CaseTable {
 }
 
 /// A method run of a case as the kind plans it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MethodPlan {
     /// Label: unique within the case; names its files and its timings row.
     pub label: String,
@@ -117,7 +117,7 @@ pub struct MethodPlan {
 
 /// What one method run produced (the kind's part; the harness adds the
 /// timing).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct MethodOutput {
     /// Its series (`<case>.csv` for the case's first method,
     /// `<case>.<label>.csv` for the others).
@@ -146,7 +146,7 @@ impl MethodOutput {
 }
 
 /// A successful method run: the kind's output and the harness's timing.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MethodRun {
     /// What the kind produced.
     pub output: MethodOutput,
@@ -155,7 +155,7 @@ pub struct MethodRun {
 }
 
 /// One method of a case after the run: its plan and its outcome.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MethodResult {
     /// Its plan (label, method, doc).
     pub plan: MethodPlan,
@@ -183,7 +183,7 @@ impl MethodResult {
 /// What a case's reference job produced: tables (e.g. `exact`), case
 /// scalars (e.g. the exact orbit's extremes) and the reference solver's
 /// timings.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ReferenceOutput {
     /// Case tables (`<case>.<what>.csv`).
     pub tables: Vec<CaseTable>,
@@ -456,6 +456,15 @@ pub trait Study: Send + Sync {
     /// (a sweep over a method's step or tolerance leaves the reference as
     /// it is). None (the default): the case's reference is its own job.
     fn reference_key(&self, _case: usize) -> Option<String> {
+        None
+    }
+
+    /// The cost estimate of a job of case `case` (its method `method`, or
+    /// its reference when `None`) in the unit of the harness's default, a
+    /// time step: sharded runs balance their parts by it
+    /// (`harness::shard`). None (the default): `t_end / dt` of the case's
+    /// settings.
+    fn job_cost(&self, _case: usize, _method: Option<usize>) -> Option<f64> {
         None
     }
 

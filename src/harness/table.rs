@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 /// One named column with its documentation (meaning and unit).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Column {
     /// Column name as written in the CSV header.
     pub name: String,
@@ -25,6 +25,27 @@ pub struct Table {
     columns: Vec<Column>,
     /// Column name -> position in `columns`.
     index: HashMap<String, usize>,
+}
+
+/// Serialised as its columns (the index is rebuilt on reading): the form
+/// in which a shard stores its jobs' tables for the merge.
+impl serde::Serialize for Table {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.columns, serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Table {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let columns: Vec<Column> = serde::Deserialize::deserialize(deserializer)?;
+        let mut table = Table::new();
+        for c in columns {
+            table
+                .try_push(c.name, c.doc, c.values)
+                .map_err(serde::de::Error::custom)?;
+        }
+        Ok(table)
+    }
 }
 
 impl PartialEq for Table {

@@ -225,6 +225,12 @@ impl Study for GapSystemStudy {
         self.cases[case].exact
     }
 
+    /// The case's time steps (steady state: settle and measured periods
+    /// times the steps per period), for its methods and its exact reference.
+    fn job_cost(&self, case: usize, _method: Option<usize>) -> Option<f64> {
+        Some(self.cases[case].steps as f64)
+    }
+
     fn run_reference(
         &self,
         case: usize,

@@ -75,6 +75,14 @@ impl Study for ShroudedBladesStudy {
             .collect()
     }
 
+    /// Time steps times the 20 contact patches each step treats (the
+    /// harness's default counts steps alone; a step here costs some 20 x
+    /// a one-DOF step, `harness::shard`).
+    fn job_cost(&self, case: usize, _method: Option<usize>) -> Option<f64> {
+        let c = &self.cases[case];
+        Some(20.0 * c.t_end / c.dt)
+    }
+
     fn default_baseline(&self) -> Option<String> {
         let methods = &self.cases.first()?.methods;
         methods
