@@ -230,50 +230,63 @@ fn against(
         }
         row.common = Some((at[0].0, at[at.len() - 1].0));
         summary.speedup_ranges.push(row);
-        let ratios: Vec<f64> = at.iter().map(|x| x.1).collect();
-        let stats = [
-            median(&ratios),
-            ratios.iter().copied().fold(f64::INFINITY, f64::min),
-            ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        ];
-        let per_level: Vec<String> = at
-            .iter()
-            .map(|(e, s, who)| format!("{} N: {}x over {who}", sig(*e), sig(*s)))
-            .collect();
-        summary.notes.push(format!(
-            "{} against the fastest penalty solver at each accuracy (the lower envelope of {} on the baseline's model, {what}): median speed-up {}x (range {}x to {}x) over {} error levels of max_error_seat_force from {} to {} N ({}).",
-            m.label,
-            names.join(", "),
-            sig(stats[0]),
-            sig(stats[1]),
-            sig(stats[2]),
-            at.len(),
-            sig(at[0].0),
-            sig(at[at.len() - 1].0),
-            per_level.join("; ")
-        ));
-        for (e, s, _) in &at {
-            summary.speedups.push(SpeedupRow {
-                method: m.label.clone(),
-                baseline: baseline.into(),
-                error: *e,
-                speedup: *s,
-                group: String::new(),
-            });
-        }
-        for (name, value) in measured.iter().zip(stats) {
-            summary.measured.push(StudyScalar {
-                scalar: Scalar::new(
-                    *name,
-                    value,
-                    format!(
-                        "speed-up at equal seat-force discretisation error against the fastest of {} at each error level ({what}; measured)",
-                        names.join(", ")
-                    ),
+        publish(summary, &m.label, (&names, what), (baseline, measured), &at);
+    }
+}
+
+/// The note, the `speedup.csv` rows and the measured values of one NCP
+/// method's speed-ups `at` (error, speed-up, fastest solver) against the
+/// envelope of `names` (`what`: which runs).
+fn publish(
+    summary: &mut StudySummary,
+    label: &str,
+    (names, what): (&[&str], &str),
+    (baseline, measured): (&str, &[&str]),
+    at: &[(f64, f64, &str)],
+) {
+    let ratios: Vec<f64> = at.iter().map(|x| x.1).collect();
+    let stats = [
+        median(&ratios),
+        ratios.iter().copied().fold(f64::INFINITY, f64::min),
+        ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    ];
+    let per_level: Vec<String> = at
+        .iter()
+        .map(|(e, s, who)| format!("{} N: {}x over {who}", sig(*e), sig(*s)))
+        .collect();
+    summary.notes.push(format!(
+        "{} against the fastest penalty solver at each accuracy (the lower envelope of {} on the baseline's model, {what}): median speed-up {}x (range {}x to {}x) over {} error levels of max_error_seat_force from {} to {} N ({}).",
+        label,
+        names.join(", "),
+        sig(stats[0]),
+        sig(stats[1]),
+        sig(stats[2]),
+        at.len(),
+        sig(at[0].0),
+        sig(at[at.len() - 1].0),
+        per_level.join("; ")
+    ));
+    for (e, s, _) in at {
+        summary.speedups.push(SpeedupRow {
+            method: label.to_string(),
+            baseline: baseline.into(),
+            error: *e,
+            speedup: *s,
+            group: String::new(),
+        });
+    }
+    for (name, value) in measured.iter().zip(stats) {
+        summary.measured.push(StudyScalar {
+            scalar: Scalar::new(
+                *name,
+                value,
+                format!(
+                    "speed-up at equal seat-force discretisation error against the fastest of {} at each error level ({what}; measured)",
+                    names.join(", ")
                 ),
-                method: Some(m.label.clone()),
-                group: String::new(),
-            });
-        }
+            ),
+            method: Some(label.to_string()),
+            group: String::new(),
+        });
     }
 }
