@@ -126,6 +126,53 @@ fn bad_valve_spring_keys_exit_2_naming_the_key() {
             "error_window = 1.0e-5\n[study.variants.fast]\nmethod = \"ncp-bdf\"\nt_end = 1.0",
             &["study.variants.fast.t_end", "the case's"],
         ),
+        // The penalty model on diffsol: its own error control and order.
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-bdf\"\npenalty_stiffness = 1e8\nadaptive = false",
+            &["study.integrator.adaptive", "diffsol controls"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-sdirk\"\npenalty_stiffness = 1e8\norder = 2",
+            &["study.integrator.order", "no `order`"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-bdf\"",
+            &["study.integrator.penalty_stiffness", "k_p"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-bdf\"\npenalty_stiffness = -1e8",
+            &["study.integrator.penalty_stiffness", "> 0"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-sdirk\"\npenalty_stiffness = 1e8\ntolerance = 2.0",
+            &["study.integrator.tolerance"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-bdf\"\npenalty_stiffness = 1e8\nncp_constant = 1e8",
+            &["study.integrator.ncp_constant", "penalty-diffsol-bdf"],
+        ),
+        (
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-rk\"",
+            &["study.integrator.method", "\"penalty-diffsol-sdirk\""],
+        ),
+        // Peers: one table or an array of tables.
+        (
+            "error_window = 1.0e-5",
+            "error_window = 1.0e-5\n[[study.peer]]\nfile = \"missing.csv\"\ncost = \"missing-cost.csv\"",
+            &["study.peer[0].file", "missing.csv"],
+        ),
+        (
+            "error_window = 1.0e-5",
+            "error_window = 1.0e-5\n[[study.peer]]\nfiles = \"a.csv\"",
+            &["study.peer[0]", "files"],
+        ),
     ];
     common::assert_input_errors(SPEC, "spring", cases);
 }
@@ -283,4 +330,108 @@ penalty_tolerance = 1.0e-7
             .exists(),
         "the penalty reference table is written"
     );
+}
+
+/// The penalty model on diffsol (`penalty-diffsol-bdf`, `-sdirk`) is
+/// measured against the same converged reference as `penalty-bdf` (one
+/// table per contact model: this crate's adaptive BDF2 at the reference
+/// tolerance) and agrees with it within what its tolerance admits: the
+/// window-mean seat-force error at most 100 x tol x the peak seat force
+/// (the harness's rule for a resolved run, `UNRESOLVED_PER_TOLERANCE`),
+/// falling as the tolerance is tightened; its counters are written.
+#[test]
+fn diffsol_penalty_agrees_with_the_converged_penalty_reference() {
+    let spec = r#"
+[[study]]
+name = "spring"
+kind = "valve-spring"
+[study.spring]
+wire_diameter = 4.0e-3
+mean_diameter = 24.0e-3
+active_coils = 4.5
+end_coils = 2
+shear_modulus = 81.5e9
+density = 7850.0
+masses_per_coil = 4
+[study.integrator]
+method = "penalty-bdf"
+penalty_stiffness = 1.0e7
+dt = 1.0e-6
+tolerance = 1.0e-4
+t_end = 6.0e-3
+output_interval = 2.5e-5
+[study.reference]
+dt = 1.0e-6
+penalty_tolerance = 1.0e-9
+[study.variants.penalty-diffsol-bdf]
+method = "penalty-diffsol-bdf"
+[study.variants.penalty-diffsol-sdirk]
+method = "penalty-diffsol-sdirk"
+[[study.sweep]]
+key = "integrator.tolerance"
+label = "tol"
+values = [1.0e-4, 1.0e-5]
+"#;
+    let (dir, out) = run_spec(spec);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+    let summary =
+        std::fs::read_to_string(dir.path().join("out/spring/summary.csv")).expect("summary");
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let value = |case: &str, method: &str, name: &str| -> f64 {
+        let r = rows
+            .iter()
+            .find(|r| r[col("case")] == case && r[col("method")] == method)
+            .unwrap_or_else(|| panic!("{case} {method}"));
+        r[col(name)].parse().expect("number")
+    };
+    // (Tighter tolerances reach the reference's own error, about 0.05 N
+    // here; this crate's BDF2 with its step-function force quadrature errs
+    // more than 100 x tol x peak: 2.2 N at tol 1e-5.)
+    for method in ["penalty-diffsol-bdf", "penalty-diffsol-sdirk"] {
+        let mut errors = Vec::new();
+        for (case, tol) in [("tol-0.0001", 1e-4), ("tol-0.00001", 1e-5)] {
+            let e = value(case, method, "max_error_seat_force");
+            let peak = value(case, method, "peak_seat_force");
+            println!("{method} tol {tol:e}: error {e:.3e} N, peak {peak:.1} N");
+            assert!(e.is_finite() && e > 0.0, "{method} {case}: {e}");
+            assert!(
+                e <= 100.0 * tol * peak,
+                "{method} {case}: {e} N at tol {tol:e}"
+            );
+            errors.push(e);
+        }
+        assert!(errors[1] < errors[0], "{method}: {errors:?}");
+    }
+    // One converged reference for the one penalty model.
+    let case = dir
+        .path()
+        .join("out/spring/tol-0.0001.reference-penalty-bdf.csv");
+    assert!(case.exists(), "the shared penalty reference is written");
+    assert!(
+        !dir.path()
+            .join("out/spring/tol-0.0001.reference-penalty-diffsol-bdf.csv")
+            .exists(),
+        "no second reference of the same model"
+    );
+    // diffsol's counters beside the times.
+    let timings = std::fs::read_to_string(dir.path().join("out/timings.csv")).expect("timings");
+    let mut t = timings.lines();
+    let head: Vec<&str> = t.next().expect("header").split(',').collect();
+    let at = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    let row = t
+        .map(|l| l.split(',').collect::<Vec<&str>>())
+        .find(|r| r[at("method")] == "penalty-diffsol-bdf")
+        .expect("a diffsol row");
+    for name in [
+        "steps",
+        "rhs_evaluations",
+        "jacobian_products",
+        "factorizations",
+    ] {
+        let v: f64 = row[at(name)].parse().expect(name);
+        assert!(v >= 1.0, "{name} = {v}");
+    }
 }

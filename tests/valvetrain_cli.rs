@@ -101,6 +101,16 @@ fn bad_valvetrain_keys_exit_2_naming_the_key() {
             &["study.integrator.penalty_stiffness", "no penalty keys"],
         ),
         (
+            // diffsol runs the valve spring's penalty model only.
+            "method = \"ncp-bdf\"",
+            "method = \"penalty-diffsol-bdf\"\npenalty_stiffness = 1e8",
+            &[
+                "study.integrator.method",
+                "penalty-diffsol-bdf",
+                "\"penalty-bdf\"",
+            ],
+        ),
+        (
             "[study.jump]",
             "[study.analysis]\nforce_window = 1.0\n[study.jump]",
             &["study.analysis.force_window", "no longer than a revolution"],

@@ -150,6 +150,12 @@ fn curve(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     front
 }
 
+/// The Pareto front of `(error, cpu)` points (as the speed-ups use it, see
+/// the module doc), for kinds that compare against several curves.
+pub fn pareto_front(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    curve(points)
+}
+
 /// CPU time of a curve at error `e`, log-log linear between the points that
 /// bracket it; None outside the curve's error range.
 pub fn cpu_at(curve: &[(f64, f64)], e: f64) -> Option<f64> {

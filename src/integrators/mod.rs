@@ -1,10 +1,12 @@
 //! Time integrators for non-smooth systems: Bossak-Newmark (`newmark`) and
 //! the exact event-driven solver (`event_driven`) of the piecewise-linear
 //! gap system, BDF with contact (`bdf_contact`) of the linear contact
-//! system, Runge-Kutta (`rk`) of a first-order ODE. What they integrate is
+//! system (and its penalty model on diffsol's BDF and SDIRK,
+//! `diffsol_penalty`), Runge-Kutta (`rk`) of a first-order ODE. What they integrate is
 //! the problem layer below them ([`crate::problem`]); an integrator names
 //! no model.
 pub mod bdf_contact;
+pub mod diffsol_penalty;
 pub mod event_driven;
 pub mod events;
 pub mod moreau;

@@ -8,6 +8,7 @@
 //! reference, the quasi-static force-deflection curve (Lemke on the
 //! contact LCP) and the chain's first natural frequency.
 
+mod fastest;
 pub mod run;
 pub mod spec;
 mod summary;
@@ -27,6 +28,8 @@ use spec::CaseConfig;
 pub struct ValveSpringStudy {
     cases: Vec<CaseConfig>,
     sweep_keys: Vec<String>,
+    /// The spec's `baseline` (None: the default one).
+    baseline: Option<String>,
 }
 
 /// Builds the study from its spec (validating every case).
@@ -36,24 +39,54 @@ pub fn penalty_reference_name(label: &str) -> String {
     format!("reference-{label}")
 }
 
-pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
-    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
-    Ok(ValveSpringStudy { cases, sweep_keys })
+/// The label whose converged-reference table a penalty method of the case
+/// is measured against: the first penalty method with the same contact
+/// model (k_p, c_p), whatever its integrator (one converged reference per
+/// model, shared by this crate's BDF and diffsol's methods).
+pub fn reference_label(cfg: &CaseConfig, label: &str) -> String {
+    let Some(m) = cfg.methods.iter().find(|m| m.label == label) else {
+        return label.to_string();
+    };
+    cfg.methods
+        .iter()
+        .find(|o| matches!(o.contact, ContactModel::Penalty { .. }) && o.contact == m.contact)
+        .map_or(label, |o| o.label.as_str())
+        .to_string()
 }
 
-const COUNTER_DOCS: [(&str, &str); 6] = [
-    ("steps", "accepted BDF steps [-]"),
+pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
+    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    Ok(ValveSpringStudy {
+        cases,
+        sweep_keys,
+        baseline: spec.baseline.clone(),
+    })
+}
+
+const COUNTER_DOCS: [(&str, &str); 8] = [
+    (
+        "steps",
+        "accepted steps (BDF, or diffsol's BDF / TR-BDF2) [-]",
+    ),
     (
         "rejected_steps",
         "steps rejected by the error control or a failed Newton solve [-]",
     ),
     (
         "newton_iterations",
-        "semi-smooth Newton iterations over all steps [-]",
+        "(semi-smooth) Newton iterations over all steps [-]",
     ),
     (
         "factorizations",
-        "numeric sparse LU factorizations of the Newton matrix (the symbolic one is done once) [-]",
+        "numeric LU factorizations of the Newton matrix: sparse LU (the symbolic one is done once) for this crate's BDF; diffsol's Jacobian evaluations with a dense LU (its linear solver setups) [-]",
+    ),
+    (
+        "rhs_evaluations",
+        "diffsol runs: right-hand-side evaluations [-]",
+    ),
+    (
+        "jacobian_products",
+        "diffsol runs: Jacobian-vector products, those that form the dense Jacobian (one per state per evaluation) included [-]",
     ),
     ("max_newton", "most Newton iterations of one step [-]"),
     (
@@ -75,6 +108,8 @@ impl Study for ValveSpringStudy {
                         "Signorini as an NCP (max function), BDF{order} with a fixed step, semi-smooth Newton with sparse LU"
                     ),
                     ("ncp-bdf", Stepping::Adaptive { .. }) => "Signorini as an NCP, variable-step BDF2 with error control, semi-smooth Newton".into(),
+                    ("penalty-diffsol-bdf", _) => "spring-damper contact elements, diffsol's variable-order (1-5) variable-step BDF with its error control, Newton with dense LU".into(),
+                    ("penalty-diffsol-sdirk", _) => "spring-damper contact elements, diffsol's SDIRK (TR-BDF2 tableau) with its error control, Newton with dense LU".into(),
                     (_, Stepping::Adaptive { .. }) => "spring-damper contact elements, variable-step BDF2 with error control, Newton".into(),
                     (_, Stepping::Fixed { order, .. }) => format!("spring-damper contact elements, BDF{order} with a fixed step, Newton"),
                 },
@@ -231,6 +266,9 @@ impl Study for ValveSpringStudy {
             // own model, the model gap against the NCP reference).
             let tol = cfg.reference_penalty_tolerance;
             for m in &cfg.methods {
+                if reference_label(cfg, &m.label) != m.label {
+                    continue;
+                }
                 if let ContactModel::Penalty { stiffness, damping } = m.contact {
                     tables.push(CaseTable {
                         what: penalty_reference_name(&m.label),
@@ -280,7 +318,9 @@ impl Study for ValveSpringStudy {
             for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
-                let Some((own, own_doc)) = run::own_reference(&label, config.contact, ncp, table)
+                let own_label = reference_label(cfg, &label);
+                let Some((own, own_doc)) =
+                    run::own_reference(&own_label, config.contact, ncp, table)
                 else {
                     continue;
                 };
@@ -346,6 +386,13 @@ impl Study for ValveSpringStudy {
     }
 
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.cases, &self.sweep_keys, cases)
+        let mut s = summary::summarize(&self.cases, &self.sweep_keys, cases);
+        let baseline = self.baseline.clone().or_else(|| self.default_baseline());
+        fastest::fastest_penalty(&mut s, &self.cases, cases, baseline.as_deref());
+        s
+    }
+
+    fn measured_scalars(&self) -> Vec<String> {
+        fastest::MEASURED.iter().map(|s| s.to_string()).collect()
     }
 }

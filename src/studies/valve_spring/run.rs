@@ -9,7 +9,8 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::bdf_contact::{BdfContact, BdfState, ContactModel, Stepping};
+use crate::integrators::bdf_contact::{BdfContact, BdfState, BdfStats, ContactModel, Stepping};
+use crate::integrators::diffsol_penalty::{self, DiffsolMethod, DiffsolSettings, DiffsolStats};
 use crate::lcp::Lcp;
 use crate::lcp::lemke::{LemkeParams, lemke};
 use crate::models::valve_spring::Spring;
@@ -230,15 +231,79 @@ pub fn resample(t: &[f64], y: &[f64], at: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// Integrates one method; returns the trace and the integrator's counters.
+/// A run's counters: accepted steps, Newton iterations and every counter
+/// by name (the study's `COUNTER_DOCS`).
+struct Counters {
+    steps: usize,
+    newton: usize,
+    list: Vec<(String, f64)>,
+}
+
+impl Counters {
+    fn bdf(s: &BdfStats) -> Self {
+        Self {
+            steps: s.steps,
+            newton: s.newton_iterations,
+            list: [
+                ("steps", s.steps),
+                ("rejected_steps", s.rejected),
+                ("newton_iterations", s.newton_iterations),
+                ("factorizations", s.factorizations),
+                ("max_newton", s.max_newton),
+                ("restarts", s.restarts),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v as f64))
+            .collect(),
+        }
+    }
+
+    fn diffsol(s: &DiffsolStats) -> Self {
+        Self {
+            steps: s.steps,
+            newton: s.newton_iterations,
+            list: [
+                ("steps", s.steps),
+                ("rejected_steps", s.error_test_failures + s.newton_failures),
+                ("newton_iterations", s.newton_iterations),
+                ("factorizations", s.factorizations),
+                ("rhs_evaluations", s.rhs_evaluations),
+                ("jacobian_products", s.jacobian_products),
+            ]
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v as f64))
+            .collect(),
+        }
+    }
+}
+
+/// diffsol's runs report states from their dense output at least this
+/// many times per output interval (the seat force's interval means are
+/// step-function quadratures of the reported states: a method of higher
+/// order with long steps needs the samples within its steps for its means
+/// to have its accuracy).
+const DENSE_SAMPLES: f64 = 32.0;
+
+/// The integrator of a method: this crate's BDF (`bdf_contact`) or one of
+/// diffsol's (the penalty model only).
+fn engine(name: &str) -> Option<DiffsolMethod> {
+    match name {
+        "penalty-diffsol-bdf" => Some(DiffsolMethod::Bdf),
+        "penalty-diffsol-sdirk" => Some(DiffsolMethod::TrBdf2),
+        _ => None,
+    }
+}
+
+/// Integrates one method (`engine`: None for this crate's BDF); returns
+/// the trace and the integrator's counters.
 fn integrate(
     cfg: &CaseConfig,
     contact: ContactModel,
     stepping: Stepping,
-) -> Result<(Trace, crate::integrators::bdf_contact::BdfStats), String> {
+    engine: Option<DiffsolMethod>,
+) -> Result<(Trace, Counters), String> {
     let sp = &cfg.spring;
     let system = sp.prescribed_system(cfg.cam);
-    let mut bdf = BdfContact::new(&system, contact)?;
     let start = BdfState {
         t: 0.0,
         q: sp.installed_state(),
@@ -290,15 +355,49 @@ fn integrate(
     };
     record(&start, &mut trace);
     let mut on_step = |s: &BdfState| record(s, &mut trace);
-    let result = bdf.integrate(
-        start.clone(),
-        cfg.t_end,
-        stepping,
-        cfg.max_steps,
-        &mut on_step,
-    );
-    result.map_err(|e| e.to_string())?;
-    Ok((trace, bdf.stats))
+    let counters = match (engine, contact, stepping) {
+        (None, ..) => {
+            let mut bdf = BdfContact::new(&system, contact)?;
+            let result = bdf.integrate(
+                start.clone(),
+                cfg.t_end,
+                stepping,
+                cfg.max_steps,
+                &mut on_step,
+            );
+            result.map_err(|e| e.to_string())?;
+            Counters::bdf(&bdf.stats)
+        }
+        (
+            Some(method),
+            ContactModel::Penalty { stiffness, damping },
+            Stepping::Adaptive {
+                tolerance,
+                first_step,
+            },
+        ) => {
+            let settings = DiffsolSettings {
+                method,
+                tolerance,
+                first_step,
+                max_steps: cfg.max_steps,
+                sample_spacing: cfg.output_interval / DENSE_SAMPLES,
+            };
+            let stats = diffsol_penalty::integrate(
+                &system,
+                (stiffness, damping),
+                &start,
+                cfg.t_end,
+                settings,
+                &mut on_step,
+            )?;
+            Counters::diffsol(&stats)
+        }
+        (Some(_), ..) => {
+            return Err("diffsol integrates the penalty model with error control only".into());
+        }
+    };
+    Ok((trace, counters))
 }
 
 /// The output times.
@@ -347,7 +446,7 @@ fn converged(
     stepping: Stepping,
     what: &str,
 ) -> Result<Table, String> {
-    let (trace, _) = integrate(cfg, contact, stepping)?;
+    let (trace, _) = integrate(cfg, contact, stepping, None)?;
     let at = output_times(cfg);
     let seat = interval_means(&trace.t, &trace.seat, &at);
     let angle: Vec<f64> = at.iter().map(|&t| cfg.cam.angle(t).to_degrees()).collect();
@@ -364,9 +463,11 @@ fn converged(
 /// Runs method `m` of the case.
 pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, SolverError> {
     let (trace, stats) =
-        integrate(cfg, m.contact, m.stepping).map_err(|message| SolverError::Other {
-            method: m.label.clone(),
-            message,
+        integrate(cfg, m.contact, m.stepping, engine(m.name)).map_err(|message| {
+            SolverError::Other {
+                method: m.label.clone(),
+                message,
+            }
         })?;
     let at = output_times(cfg);
     let seat = interval_means(&trace.t, &trace.seat, &at);
@@ -447,7 +548,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
         ),
         Scalar::new(
             "mean_newton",
-            stats.newton_iterations as f64 / stats.steps.max(1) as f64,
+            stats.newton as f64 / stats.steps.max(1) as f64,
             "Newton iterations per accepted step [-]",
         ),
     ];
@@ -477,14 +578,7 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             table: clash,
         }],
         scalars,
-        counters: vec![
-            ("steps".into(), stats.steps as f64),
-            ("rejected_steps".into(), stats.rejected as f64),
-            ("newton_iterations".into(), stats.newton_iterations as f64),
-            ("factorizations".into(), stats.factorizations as f64),
-            ("max_newton".into(), stats.max_newton as f64),
-            ("restarts".into(), stats.restarts as f64),
-        ],
+        counters: stats.list,
         stats: Vec::new(),
     })
 }

@@ -13,8 +13,24 @@ use crate::models::valve_spring::{CamLift, Spring, SpringParams};
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
-/// The methods of this kind.
+/// The methods shared with the valvetrain kind.
 pub const METHODS: [&str; 2] = ["ncp-bdf", "penalty-bdf"];
+
+/// The methods of this kind: [`METHODS`] and the penalty model on
+/// diffsol's integrators (`integrators::diffsol_penalty`): its
+/// variable-order BDF and its SDIRK (TR-BDF2 tableau).
+pub const VALVE_SPRING_METHODS: [&str; 4] = [
+    "ncp-bdf",
+    "penalty-bdf",
+    "penalty-diffsol-bdf",
+    "penalty-diffsol-sdirk",
+];
+
+/// Whether a method integrates with diffsol (its own error control,
+/// always adaptive, its own order).
+pub fn is_diffsol(name: &str) -> bool {
+    name.starts_with("penalty-diffsol")
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,11 +47,12 @@ pub(crate) struct CaseToml {
     statics: StaticsToml,
     #[serde(default)]
     analysis: AnalysisToml,
+    /// One peer (`[peer]`) or several (`[[peer]]`).
     #[serde(default)]
-    peer: Option<PeerToml>,
+    peer: Option<toml::Value>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct PeerToml {
     file: String,
@@ -119,7 +136,7 @@ struct StaticsToml {
 pub struct MethodConfig {
     /// Label.
     pub label: String,
-    /// `ncp-bdf` or `penalty-bdf`.
+    /// One of [`VALVE_SPRING_METHODS`].
     pub name: &'static str,
     /// The contact model.
     pub contact: ContactModel,
@@ -168,49 +185,74 @@ pub struct CaseConfig {
     pub static_reference: Option<std::sync::Arc<crate::harness::table::Table>>,
     /// The seat-force error is measured on means over windows this long [s].
     pub error_window: f64,
-    /// A peer tool's runs: (label, seat-force curves `t, seat_force_<run>`,
-    /// cost table `method, k_p, cpu_s, steps`).
-    pub peer: Option<Peer>,
+    /// Peer tools' runs: (label, seat-force curves `t, seat_force_<run>`,
+    /// cost table `method, k_p, cpu_s, steps`), in the spec's order.
+    pub peers: Vec<Peer>,
 }
 
 /// One method's contact model and stepping from its keys (`raw`, falling
-/// back to `base`); `ks` is the default NCP constant.
+/// back to `base`); `ks` is the default NCP constant, `names` the method
+/// names the kind accepts ([`METHODS`] or [`VALVE_SPRING_METHODS`]).
 pub(crate) fn method(
     ctx: &Ctx,
     at: &str,
-    raw: &MethodToml,
-    base: &MethodToml,
+    (raw, base): (&MethodToml, &MethodToml),
     ks: f64,
+    names: &[&'static str],
 ) -> Result<MethodConfig, InputError> {
     let key = |k: &str| format!("{at}.{k}");
+    let allowed = || {
+        format!(
+            "one of {}",
+            names
+                .iter()
+                .map(|m| format!("\"{m}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     let name = raw
         .method
         .clone()
         .or(base.method.clone())
-        .ok_or_else(|| ctx.missing(&key("method"), "\"ncp-bdf\" or \"penalty-bdf\""))?;
-    let name: &'static str = match name.as_str() {
-        "ncp-bdf" => "ncp-bdf",
-        "penalty-bdf" => "penalty-bdf",
-        other => {
-            return Err(ctx.err(
-                &key("method"),
-                format!("\"{other}\""),
-                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
-            ));
-        }
+        .ok_or_else(|| ctx.missing(&key("method"), allowed()))?;
+    let Some(&name) = names.iter().find(|m| **m == name) else {
+        return Err(ctx.err(&key("method"), format!("\"{name}\""), allowed()));
     };
     let pick = |a: Option<f64>, b: Option<f64>| a.or(b);
-    let adaptive = raw
-        .adaptive
-        .or(base.adaptive)
-        .unwrap_or(name == "penalty-bdf");
+    if is_diffsol(name) {
+        // diffsol's methods choose their order and step themselves.
+        if raw.adaptive == Some(false) {
+            return Err(ctx.err(
+                &key("adaptive"),
+                false,
+                format!("true or no `adaptive` with method = \"{name}\" (diffsol controls its error and step)"),
+            ));
+        }
+        if let Some(o) = raw.order {
+            return Err(ctx.err(
+                &key("order"),
+                o,
+                format!("no `order` with method = \"{name}\" (diffsol's BDF varies its order 1-5, TR-BDF2 is of order 2)"),
+            ));
+        }
+    }
+    let adaptive = is_diffsol(name)
+        || raw
+            .adaptive
+            .or(base.adaptive)
+            .unwrap_or(name == "penalty-bdf");
     let dt = match pick(raw.dt, base.dt) {
         Some(v) => ctx.positive(&key("dt"), v)?,
         None => return Err(ctx.missing(&key("dt"), "the step (first step when adaptive) [s]")),
     };
     let stepping = if adaptive {
         let tol = ctx.tolerance(&key("tolerance"), pick(raw.tolerance, base.tolerance), 1e-6)?;
-        if let Some(o) = raw.order.or(base.order).filter(|&o| o != 2) {
+        if let Some(o) = raw
+            .order
+            .or(base.order)
+            .filter(|&o| o != 2 && !is_diffsol(name))
+        {
             return Err(ctx.err(&key("order"), o, "2 (the adaptive BDF is of order 2)"));
         }
         Stepping::Adaptive {
@@ -271,7 +313,7 @@ pub(crate) fn method(
             return Err(ctx.err(
                 &key("ncp_constant"),
                 v,
-                "no `ncp_constant` with method = \"penalty-bdf\"",
+                format!("no `ncp_constant` with method = \"{name}\""),
             ));
         }
         ContactModel::Penalty { stiffness, damping }
@@ -292,7 +334,13 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let free_length = spring.params.free_length;
     let ks = spring.segment_stiffness;
     let base = &raw.integrator;
-    let mut first = method(ctx, "integrator", base, &MethodToml::default(), ks)?;
+    let mut first = method(
+        ctx,
+        "integrator",
+        (base, &MethodToml::default()),
+        ks,
+        &VALVE_SPRING_METHODS,
+    )?;
     first.label = first.name.to_string();
     let mut methods = vec![first];
     for (label, value) in &raw.variants {
@@ -307,7 +355,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
                 ("max_steps", v.max_steps.is_some()),
             ],
         )?;
-        let mut m = method(ctx, &at, &v, base, ks)?;
+        let mut m = method(ctx, &at, (&v, base), ks, &VALVE_SPRING_METHODS)?;
         m.label = label.clone();
         methods.push(m);
     }
@@ -416,29 +464,26 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             format!("a whole multiple of the output interval {output_interval} s"),
         ));
     }
-    let peer = match &raw.peer {
-        None => None,
-        Some(p) => {
-            let dir = ctx.file.parent().unwrap_or(std::path::Path::new("."));
-            let curves = crate::harness::reference::read_csv(&dir.join(&p.file)).map_err(|e| {
-                ctx.err(
-                    "peer.file",
-                    format!("\"{}\"", p.file),
-                    format!("a readable CSV with t and seat_force_<run> columns: {e}"),
-                )
-            })?;
-            let cost = read_cost(&dir.join(&p.cost)).map_err(|e| {
-                ctx.err(
-                    "peer.cost",
-                    format!("\"{}\"", p.cost),
-                    format!("a CSV with columns method, k_p, rtol, cpu_s, steps: {e}"),
-                )
-            })?;
-            Some(Peer {
-                label: p.label.clone().unwrap_or_else(|| "SciPy".into()),
-                curves: std::sync::Arc::new(curves),
-                cost: std::sync::Arc::new(cost),
-            })
+    let peers = match &raw.peer {
+        None => Vec::new(),
+        Some(toml::Value::Table(t)) => vec![peer(ctx, "peer", t.clone())?],
+        Some(toml::Value::Array(list)) => {
+            let mut out = Vec::with_capacity(list.len());
+            for (i, v) in list.iter().enumerate() {
+                let at = format!("peer[{i}]");
+                let toml::Value::Table(t) = v else {
+                    return Err(ctx.err(&at, v, "a table with file, cost and label"));
+                };
+                out.push(peer(ctx, &at, t.clone())?);
+            }
+            out
+        }
+        Some(other) => {
+            return Err(ctx.err(
+                "peer",
+                other,
+                "a table [peer] or an array of tables [[peer]] with file, cost and label",
+            ));
         }
     };
     Ok(CaseConfig {
@@ -453,7 +498,33 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         statics: (max_def, points),
         static_reference,
         error_window,
-        peer,
+        peers,
+    })
+}
+
+/// One peer table at `at` (`peer` or `peer[i]`): its curves and costs,
+/// read relative to the spec file.
+fn peer(ctx: &Ctx, at: &str, table: toml::Table) -> Result<Peer, InputError> {
+    let p: PeerToml = ctx.parse_at(at, table)?;
+    let dir = ctx.file.parent().unwrap_or(std::path::Path::new("."));
+    let curves = crate::harness::reference::read_csv(&dir.join(&p.file)).map_err(|e| {
+        ctx.err(
+            &format!("{at}.file"),
+            format!("\"{}\"", p.file),
+            format!("a readable CSV with t and seat_force_<run> columns: {e}"),
+        )
+    })?;
+    let cost = read_cost(&dir.join(&p.cost)).map_err(|e| {
+        ctx.err(
+            &format!("{at}.cost"),
+            format!("\"{}\"", p.cost),
+            format!("a CSV with columns method, k_p, rtol, cpu_s, steps: {e}"),
+        )
+    })?;
+    Ok(Peer {
+        label: p.label.clone().unwrap_or_else(|| "SciPy".into()),
+        curves: std::sync::Arc::new(curves),
+        cost: std::sync::Arc::new(cost),
     })
 }
 

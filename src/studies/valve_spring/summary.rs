@@ -16,7 +16,7 @@ pub(super) fn summarize(
 ) -> StudySummary {
     let mut summary = StudySummary::default();
     penalty_slopes(&mut summary, configs, cases);
-    peer(&mut summary, configs, cases);
+    peers(&mut summary, configs, cases);
     let Some(o) = cases.last() else {
         return summary;
     };
@@ -140,19 +140,27 @@ fn penalty_slopes(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[C
     }
 }
 
-/// The peer tool's runs of the penalty model: each run's seat-force error
+/// The peer tools' runs of the penalty model: each run's seat-force error
 /// (window means against the case's fine reference) and CPU time, and each
 /// method's speed-up over it at that error (interpolated along the
 /// method's own error-CPU front).
-fn peer(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[CaseOutput]) {
-    let Some(crate::studies::valve_spring::spec::Peer {
-        label: name,
-        curves,
-        cost,
-    }) = configs.iter().find_map(|c| c.peer.clone())
-    else {
+fn peers(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[CaseOutput]) {
+    let Some(cfg) = configs.first() else {
         return;
     };
+    for p in &cfg.peers {
+        peer(summary, p, configs, cases);
+    }
+}
+
+/// One peer's runs (see [`peers`]).
+fn peer(
+    summary: &mut StudySummary,
+    p: &crate::studies::valve_spring::spec::Peer,
+    configs: &[CaseConfig],
+    cases: &[CaseOutput],
+) {
+    let (name, curves, cost) = (&p.label, &p.curves, &p.cost);
     let Some((cfg, o)) = configs.iter().zip(cases).next() else {
         return;
     };

@@ -242,7 +242,13 @@ fn method(
     base: &MethodToml,
     ks: f64,
 ) -> Result<MethodConfig, InputError> {
-    let m = vs::method(ctx, at, &raw.contact_keys(), &base.contact_keys(), ks)?;
+    let m = vs::method(
+        ctx,
+        at,
+        (&raw.contact_keys(), &base.contact_keys()),
+        ks,
+        &vs::METHODS,
+    )?;
     Ok(MethodConfig {
         label: String::new(),
         name: m.name,
