@@ -737,8 +737,16 @@ fn the_report_shows_failures_figures_timings_and_history() {
             .any(|l| l.contains("<code>x-vs-exact</code>")),
         "a passing check is red"
     );
+    // Each failing row twice: open above the fold, and in the folded table
+    // of every check.
     let md_fail: Vec<&str> = md.lines().filter(|l| l.contains("| **FAIL** |")).collect();
-    assert_eq!(md_fail.len(), 2, "{md_fail:?}");
+    assert_eq!(md_fail.len(), 4, "{md_fail:?}");
+    let open_fail = md.find("| **FAIL** |").unwrap();
+    let fold = md.find("Every check: case, method").unwrap();
+    assert!(
+        open_fail < fold,
+        "the failing rows are not shown above the fold"
+    );
 
     // The solver error of the failed case.
     assert!(html.contains("1 method run(s) or reference(s) failed"));

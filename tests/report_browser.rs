@@ -7,7 +7,9 @@
 //! table-of-contents entry (a link in `nav`, `.toc`, `#toc` or `#contents`)
 //! without a target, (e) a table shown with the folds closed that scrolls
 //! sideways in its box (issue 20, class 8: the columns a reader compares
-//! are shown, the rest folded). `checks_can_fail` feeds a page with each defect and
+//! are shown, the rest folded), (f) a page taller than [`MAX_PAGE_HEIGHT`]
+//! with every fold closed (issue 20, class 9: a page a reviewer reads in
+//! one sitting). `checks_can_fail` feeds a page with each defect and
 //! asserts each is reported.
 //!
 //! How: the page is copied to a temporary directory with a `<base href>`
@@ -36,7 +38,7 @@ use serde::Deserialize;
 const CHECK_JS: &str = r#"
 window.addEventListener('load', function () {
   var r = {broken_images: [], missing_anchors: [], toc_entries: 0, toc_missing: [],
-           relative_links: [], too_wide: [], scrolls: [], body_width: 0, tables: 0, images: 0, error: null};
+           relative_links: [], too_wide: [], scrolls: [], body_width: 0, tables: 0, images: 0, page_height: 0, error: null};
   try {
     var body = document.body, cs = getComputedStyle(body), br = body.getBoundingClientRect();
     var left = br.left + parseFloat(cs.paddingLeft) + parseFloat(cs.borderLeftWidth);
@@ -93,6 +95,7 @@ window.addEventListener('load', function () {
         r.relative_links.push(h);
       }
     }
+    r.page_height = document.documentElement.scrollHeight;
   } catch (e) { r.error = String(e); }
   var pre = document.createElement('pre');
   pre.id = 'browser-check';
@@ -114,8 +117,12 @@ struct Findings {
     body_width: f64,
     tables: usize,
     images: usize,
+    page_height: f64,
     error: Option<String>,
 }
+
+/// The tallest page at a 1280 px window with every fold closed (issue 20).
+const MAX_PAGE_HEIGHT: f64 = 60_000.0;
 
 /// A table or figure that does not fit the body.
 #[derive(Debug, Deserialize)]
@@ -309,6 +316,12 @@ fn problems(f: &Findings, dir: &Path) -> Vec<String> {
             w.what, w.width, w.left
         ));
     }
+    if f.page_height > MAX_PAGE_HEIGHT {
+        out.push(format!(
+            "(f) the page is {:.0} px tall at 1280 px with every fold closed: at most {MAX_PAGE_HEIGHT:.0}",
+            f.page_height
+        ));
+    }
     out
 }
 
@@ -409,6 +422,8 @@ fn checks_can_fail() {
 <table id="long-token"><tr><td><code>{long_token}</code></td></tr></table>
 <figure id="wide-figure"><img src="figures/wide.svg" alt="wide"></figure>
 <figure id="wide-box" style="width:3000px"><img src="figures/ok.svg" alt="in a wide box"></figure>
+<details><summary>a tall fold, closed</summary><div style="height:100000px">not counted</div></details>
+<div style="height:61000px">taller than the limit</div>
 </body>
 </html>
 "##
@@ -459,6 +474,13 @@ fn checks_can_fail() {
         all.contains("(d) table-of-contents entry #toc-nowhere"),
         "{all}"
     );
+    // (f): the open 61,000 px block counts, the closed 100,000 px fold not.
+    assert!(
+        f.page_height > MAX_PAGE_HEIGHT && f.page_height < 70_000.0,
+        "page {:.0} px",
+        f.page_height
+    );
+    assert!(all.contains("(f) the page is"), "{all}");
     assert!(
         (f.body_width - 1200.0).abs() < 1.0,
         "body {:.1} px",

@@ -13,6 +13,13 @@ use crate::harness::timing::median;
 
 use super::findings::{findings, headline};
 
+/// Findings shown open in a study's section; the rest are folded.
+pub const SHOWN_FINDINGS: usize = 3;
+
+/// A timings table with at most this many rows is shown open; a longer one
+/// is folded.
+pub const SHOWN_TIMING_ROWS: usize = 4;
+
 /// A check with more case rows than this has its passing rows collapsed.
 pub const COLLAPSE_ABOVE: usize = 8;
 
@@ -60,7 +67,8 @@ pub fn header(doc: &mut Document, run: &RunResult) {
 }
 
 /// The summary at the top: one row per study with its verdict (checks
-/// passed, failed runs), what it reproduces and its headline result.
+/// passed, failed runs, claims) and its headline result; what it
+/// reproduces opens its section.
 pub fn overview(doc: &mut Document, run: &RunResult) {
     let mut table = Table::new(&[
         ("study", false),
@@ -69,7 +77,6 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
         ("failed runs", true),
         ("checks passed", true),
         ("verdict on the paper", false),
-        ("reproduces", false),
         ("headline (from the results)", false),
     ]);
     for s in &run.studies {
@@ -99,7 +106,6 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
                 } else {
                     strong(format!("{verdict}, unexpected"))
                 }],
-                vec![text(&s.reproduces)],
                 vec![text(headline(s))],
             ],
         );
@@ -135,9 +141,16 @@ pub fn study(
         doc.paragraph(vec![text(study.description.trim())]);
     }
     doc.paragraph(vec![strong("Findings (from this run's results):")]);
-    doc.blocks.push(Block::List(
-        findings(study).into_iter().map(|f| vec![text(f)]).collect(),
-    ));
+    let mut all_findings: Vec<Vec<Inline>> =
+        findings(study).into_iter().map(|f| vec![text(f)]).collect();
+    let more = all_findings.split_off(all_findings.len().min(SHOWN_FINDINGS));
+    doc.blocks.push(Block::List(all_findings));
+    if !more.is_empty() {
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!("{} more finding(s)", more.len()))],
+            blocks: vec![Block::List(more)],
+        });
+    }
     if !study.parameters.is_empty() {
         let mut table = Table::new(&[("key", false), ("value", false)]);
         for (k, v) in &study.parameters {
@@ -172,67 +185,26 @@ pub fn study(
         ));
     }
     if !study.summary.notes.is_empty() {
-        doc.heading(3, "Notes", None);
-        doc.blocks.push(Block::List(
-            study.summary.notes.iter().map(|n| vec![text(n)]).collect(),
-        ));
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "Notes ({}: modelling choices and readings of the paper)",
+                study.summary.notes.len()
+            ))],
+            blocks: vec![Block::List(
+                study.summary.notes.iter().map(|n| vec![text(n)]).collect(),
+            )],
+        });
     }
     if !study.summary.scalars.is_empty() {
-        doc.heading(3, "Study results", None);
-        let mut table = Table::new(&[
-            ("quantity", false),
-            ("method", false),
-            ("group", false),
-            ("value", true),
-            ("meaning and unit", false),
-        ]);
-        for s in &study.summary.scalars {
-            table.push(
-                RowKind::Normal,
-                vec![
-                    vec![code(&s.scalar.name)],
-                    vec![text(s.method.as_deref().unwrap_or(""))],
-                    vec![text(&s.group)],
-                    vec![text(sig(s.scalar.value))],
-                    vec![text(&s.scalar.doc)],
-                ],
-            );
-        }
-        doc.blocks.push(Block::Table(table));
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "Study results ({} quantities with their meaning and unit)",
+                study.summary.scalars.len()
+            ))],
+            blocks: vec![Block::Table(scalars_table(study))],
+        });
     }
-    if !study.summary.figures.is_empty() {
-        doc.heading(3, "Figures", None);
-        for (figure, rendered) in study.summary.figures.iter().zip(figures) {
-            *figure_number += 1;
-            let n = *figure_number;
-            let caption = vec![
-                strong(format!("Figure {n}. {}.", figure.title)),
-                text(format!(" {}", figure.caption)),
-            ];
-            if let Some(sentence) = &rendered.replaced {
-                doc.blocks.push(Block::Anchor(format!("fig-{n}")));
-                doc.paragraph(vec![
-                    strong(format!("Figure {n}. {}.", figure.title)),
-                    text(format!(" Not drawn: {sentence}.")),
-                ]);
-                continue;
-            }
-            match &rendered.error {
-                None => {
-                    doc.blocks.push(Block::Anchor(format!("fig-{n}")));
-                    doc.blocks.push(Block::Figure {
-                        src: rendered.src.clone(),
-                        alt: figure.title.clone(),
-                        caption,
-                    })
-                }
-                Some(e) => doc.paragraph(vec![strong(format!(
-                    "Figure `{}` could not be drawn: {e}",
-                    figure.name
-                ))]),
-            }
-        }
-    }
+    figures_section(doc, study, figures, figure_number);
     if !study.claims.is_empty() {
         doc.heading(3, "Claims of the paper", None);
         doc.paragraph(vec![text(format!(
@@ -242,39 +214,200 @@ pub fn study(
         ))]);
         doc.blocks.push(Block::Table(claims_table(&study.claims)));
     }
-    doc.heading(3, "Checks", None);
-    if study.checks.is_empty() {
-        doc.paragraph(vec![text("This study has no checks.")]);
-    } else {
-        doc.blocks.push(Block::Table(checks_table(&study.checks)));
-    }
+    checks_section(doc, &study.checks);
+    timings_section(doc, study);
+}
+
+/// A study's timings: the columns a reader compares (a small table open, a
+/// larger one folded with the explanation), every column in a nested fold.
+fn timings_section(doc: &mut Document, study: &StudyResult) {
     doc.heading(3, "Timings", None);
-    match timings_table(study) {
-        Some(t) => {
-            doc.paragraph(vec![text(
-                "CPU time is that of the thread that ran the method (a method runs single-threaded): the robust \
-                 measure on a loaded machine, where wall time stretches; median of the timed runs, ± half their range. \
-                 CPU per step = CPU time / steps; speedup = the baseline method's CPU time in the same case over this \
-                 method's, shown only when both took the same steps (otherwise see the speed-up at equal accuracy). \
-                 Counters are exact counts; derived statistics (e.g. mean_active) come after them.",
-            )]);
-            let all = format!(
-                "All timing columns: wall time, runs, CPU per step, every counter and statistic ({} columns, {} rows)",
-                t.header.len(),
-                t.rows.len()
-            );
-            if study.cases.len() > FOLD_TIMINGS_ABOVE {
-                doc.blocks.push(Block::Table(timings_summary(study)));
-            } else if let Some(compact) = timings_compact(study) {
-                doc.blocks.push(Block::Table(compact));
-            }
+    let Some(t) = timings_table(study) else {
+        doc.paragraph(vec![text("No timings (no case produced output).")]);
+        return;
+    };
+    let explanation = Block::Paragraph(vec![text(
+        "CPU time is that of the thread that ran the method (a method runs single-threaded): the robust \
+         measure on a loaded machine, where wall time stretches; median of the timed runs, ± half their range. \
+         CPU per step = CPU time / steps; speedup = the baseline method's CPU time in the same case over this \
+         method's, shown only when both took the same steps (otherwise see the speed-up at equal accuracy). \
+         Counters are exact counts; derived statistics (e.g. mean_active) come after them.",
+    )]);
+    let every = Block::Details {
+        summary: vec![text(format!(
+            "All timing columns: wall time, runs, CPU per step, every counter and statistic ({} columns, {} rows)",
+            t.header.len(),
+            t.rows.len()
+        ))],
+        blocks: vec![Block::Table(t)],
+    };
+    let shown = if study.cases.len() > FOLD_TIMINGS_ABOVE {
+        Some(timings_summary(study))
+    } else {
+        timings_compact(study)
+    };
+    match shown {
+        Some(table) if table.rows.len() <= SHOWN_TIMING_ROWS => {
+            doc.blocks.push(Block::Table(table));
             doc.blocks.push(Block::Details {
-                summary: vec![text(all)],
-                blocks: vec![Block::Table(t)],
+                summary: vec![text("How the times are measured, and every column")],
+                blocks: vec![explanation, every],
             });
         }
-        None => doc.paragraph(vec![text("No timings (no case produced output).")]),
+        Some(table) => doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "CPU time, spread, steps and speed-up ({} rows), how they are measured, and every column",
+                table.rows.len()
+            ))],
+            blocks: vec![explanation, Block::Table(table), every],
+        }),
+        None => doc.blocks.push(Block::Details {
+            summary: vec![text("How the times are measured, and every column")],
+            blocks: vec![explanation, every],
+        }),
     }
+}
+
+/// The study-level scalars: quantity, method, group, value, meaning.
+fn scalars_table(study: &StudyResult) -> Table {
+    let mut table = Table::new(&[
+        ("quantity", false),
+        ("method", false),
+        ("group", false),
+        ("value", true),
+        ("meaning and unit", false),
+    ]);
+    for s in &study.summary.scalars {
+        table.push(
+            RowKind::Normal,
+            vec![
+                vec![code(&s.scalar.name)],
+                vec![text(s.method.as_deref().unwrap_or(""))],
+                vec![text(&s.group)],
+                vec![text(sig(s.scalar.value))],
+                vec![text(&s.scalar.doc)],
+            ],
+        );
+    }
+    table
+}
+
+/// The figure a study's section shows open (issue 20, class 9: a page a
+/// reviewer reads in one sitting): its work-precision figure when it has
+/// one (the comparison the study makes), else its first; the others are
+/// folded under it.
+pub fn headline_figure(figures: &[crate::harness::figure::Figure]) -> Option<usize> {
+    figures
+        .iter()
+        .position(|f| f.name == "work-precision")
+        .or(if figures.is_empty() { None } else { Some(0) })
+}
+
+/// The blocks of one numbered figure: the image with its caption, the
+/// sentence that replaces a figure showing nothing, or the drawing error.
+fn figure_blocks(
+    figure: &crate::harness::figure::Figure,
+    rendered: &RenderedFigure,
+    n: usize,
+) -> Vec<Block> {
+    let title = strong(format!("Figure {n}. {}.", figure.title));
+    if let Some(sentence) = &rendered.replaced {
+        return vec![
+            Block::Anchor(format!("fig-{n}")),
+            Block::Paragraph(vec![title, text(format!(" Not drawn: {sentence}."))]),
+        ];
+    }
+    match &rendered.error {
+        None => vec![
+            Block::Anchor(format!("fig-{n}")),
+            Block::Figure {
+                src: rendered.src.clone(),
+                alt: figure.title.clone(),
+                caption: vec![title, text(format!(" {}", figure.caption))],
+            },
+        ],
+        Some(e) => vec![Block::Paragraph(vec![strong(format!(
+            "Figure `{}` could not be drawn: {e}",
+            figure.name
+        ))])],
+    }
+}
+
+/// A study's figures: the headline one ([`headline_figure`]) open, the
+/// others (per case and quantity) in one fold; numbered in list order.
+fn figures_section(
+    doc: &mut Document,
+    study: &StudyResult,
+    figures: &[RenderedFigure],
+    figure_number: &mut usize,
+) {
+    let list = &study.summary.figures;
+    let Some(shown) = headline_figure(list) else {
+        return;
+    };
+    doc.heading(3, "Figures", None);
+    let mut folded = Vec::new();
+    let mut numbers = Vec::new();
+    for (i, (figure, rendered)) in list.iter().zip(figures).enumerate() {
+        *figure_number += 1;
+        let blocks = figure_blocks(figure, rendered, *figure_number);
+        if i == shown {
+            doc.blocks.extend(blocks);
+        } else {
+            numbers.push(*figure_number);
+            folded.extend(blocks);
+        }
+    }
+    if let (Some(first), Some(last)) = (numbers.first(), numbers.last()) {
+        let which = if first == last {
+            format!("Figure {first}")
+        } else {
+            format!("Figures {first} to {last}")
+        };
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "{} more figure(s) of this study ({which}: per case and quantity)",
+                numbers.len()
+            ))],
+            blocks: folded,
+        });
+    }
+}
+
+/// A study's checks: how many pass, the failing rows open, every row
+/// (value, tolerance, reference, why) in a fold.
+fn checks_section(doc: &mut Document, checks: &[CheckRow]) {
+    doc.heading(3, "Checks", None);
+    if checks.is_empty() {
+        doc.paragraph(vec![text("This study has no checks.")]);
+        return;
+    }
+    let failed: Vec<CheckRow> = checks.iter().filter(|c| !c.passed).cloned().collect();
+    let mut names: Vec<&str> = checks.iter().map(|c| c.check.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    if failed.is_empty() {
+        doc.paragraph(vec![text(format!(
+            "All {} check rows pass ({} check{}).",
+            checks.len(),
+            names.len(),
+            if names.len() == 1 { "" } else { "s" }
+        ))]);
+    } else {
+        doc.paragraph(vec![strong(format!(
+            "{} of {} check rows FAIL:",
+            failed.len(),
+            checks.len()
+        ))]);
+        doc.blocks.push(Block::Table(checks_table(&failed)));
+    }
+    doc.blocks.push(Block::Details {
+        summary: vec![text(format!(
+            "Every check: case, method, value against tolerance, and why ({} rows)",
+            checks.len()
+        ))],
+        blocks: vec![Block::Table(checks_table(checks))],
+    });
 }
 
 /// The claims of a study: id, verdict (and the expected one when it
