@@ -8,7 +8,7 @@ use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
 use crate::integrators::rk::{Dopri5, Magnitude, Rk4, Tolerances};
-use crate::models::slider_crank::Drive;
+use crate::models::slider_crank::{Drive, JournalBearingParams};
 use crate::multibody::Mechanism;
 use crate::multibody::system::timer_overhead_ns;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, MethodConfig};
@@ -81,6 +81,20 @@ impl Samples {
     }
 }
 
+/// The counters of one integration.
+#[derive(Default)]
+struct Counts {
+    steps: usize,
+    rejected: usize,
+    evaluations: usize,
+    switches: usize,
+}
+
+/// The deepest penetration and the largest contact force over every
+/// accepted step (the samples could miss an impact's peak).
+type Extremes = std::cell::Cell<(f64, f64)>;
+
+/// Integrates the case with `method` and derives its scalars.
 fn simulate<const R: usize, const NR: usize>(
     cfg: &CaseConfig,
     method: &MethodConfig,
@@ -94,6 +108,72 @@ where
         method: label.clone(),
         message,
     };
+    let mech = build_mechanism::<R, NR>(cfg, method).map_err(&fail)?;
+    let (phi0, omega0) = cfg.drive.initial();
+    let (q0, qd0) = cfg.mechanism.initial_state(phi0, omega0);
+    let mut y = [0.0f64; 18];
+    y[..9].copy_from_slice(&q0);
+    y[9..].copy_from_slice(&qd0);
+    progress.set_length(cfg.outputs as u64);
+    let mut samples = Samples::default();
+    mech.start(0.0, &q0, &qd0);
+    record_sample(&mech, cfg, &mut samples, 0.0, &y).map_err(&fail)?;
+    let extremes = Extremes::new((f64::NEG_INFINITY, 0.0));
+    let counts = match method.integrator {
+        Integrator::Rk4 | Integrator::Dopri5Fixed => integrate_fixed(
+            &mech,
+            cfg,
+            method,
+            &mut y,
+            &mut samples,
+            &extremes,
+            progress,
+        ),
+        Integrator::Dopri5 => {
+            integrate_adaptive(&mech, cfg, &q0, &mut y, &mut samples, &extremes, progress)
+        }
+    }
+    .map_err(&fail)?;
+    let work = mech.work();
+    // Each timed evaluation carries two timer pairs (the whole and the
+    // constraint part); subtract their cost.
+    let overhead = timer_overhead_ns();
+    let constraint = (work.constraint_ns as f64 - overhead * work.evaluations as f64).max(0.0);
+    let total = (work.total_ns as f64 - 2.0 * overhead * work.evaluations as f64).max(1.0);
+    // The constraint share is a measured time: it goes to timings.csv as a
+    // stat, never into the (reproducible) summary.
+    let mut scalars = vec![Scalar::new(
+        "steps",
+        counts.steps as f64,
+        "accepted time steps",
+    )];
+    scalars.extend(motion_scalars(cfg, &samples));
+    if let Joint::Clearance(params) = cfg.joint {
+        scalars.extend(contact_scalars(&mech, &params, &samples, extremes.get()));
+    }
+    Ok(MethodOutput {
+        series: samples.table(),
+        tables: Vec::new(),
+        scalars,
+        counters: vec![
+            ("steps".into(), counts.steps as f64),
+            ("rejected_steps".into(), counts.rejected as f64),
+            ("rhs_evaluations".into(), counts.evaluations as f64),
+            ("located_switches".into(), counts.switches as f64),
+        ],
+        stats: vec![("constraint_share".into(), constraint / total)],
+    })
+}
+
+/// The mechanism of the case with the method's formulation, Baumgarte
+/// factor, drive torque and clearance joint.
+fn build_mechanism<const R: usize, const NR: usize>(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+) -> Result<Mechanism<9, R, NR>, String>
+where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
     let mech_data = &cfg.mechanism;
     let ideal = matches!(cfg.joint, Joint::Ideal);
     let mut mech = Mechanism::<9, R, NR>::new(
@@ -101,7 +181,7 @@ where
         mech_data.constraints(ideal, cfg.drive),
         method.formulation,
     )
-    .map_err(|e| fail(e.to_string()))?;
+    .map_err(|e| e.to_string())?;
     mech.gravity = mech_data.gravity;
     mech.baumgarte = method.baumgarte;
     mech.timed = true;
@@ -112,231 +192,261 @@ where
     if let Joint::Clearance(params) = cfg.joint {
         mech.clearance.push(mech_data.clearance_joint(params));
     }
-    let (phi0, omega0) = cfg.drive.initial();
-    let (q0, qd0) = mech_data.initial_state(phi0, omega0);
-    let mut y = [0.0f64; 18];
-    y[..9].copy_from_slice(&q0);
-    y[9..].copy_from_slice(&qd0);
-    progress.set_length(cfg.outputs as u64);
+    Ok(mech)
+}
 
-    let mut samples = Samples::default();
-    let record = |samples: &mut Samples, t: f64, y: &[f64]| -> Result<(), SolverError> {
+/// Records the outputs of state `y` at time `t`.
+fn record_sample<const R: usize, const NR: usize>(
+    mech: &Mechanism<9, R, NR>,
+    cfg: &CaseConfig,
+    samples: &mut Samples,
+    t: f64,
+    y: &[f64],
+) -> Result<(), String>
+where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
+    let (q, qd) = y.split_at(9);
+    let dynamics = mech
+        .dynamics(t, q, qd)
+        .ok_or_else(|| format!("singular constraint Jacobian at t = {t}"))?;
+    samples.push("t", "time [s]", t);
+    samples.push("phi", "crank angle [rad]", q[2]);
+    samples.push("slider_x", "slider position along x [m]", q[6]);
+    samples.push("slider_v", "slider velocity [m/s]", qd[6]);
+    samples.push(
+        "slider_a",
+        "slider acceleration [m/s^2]",
+        dynamics.acceleration[6],
+    );
+    let torque = match cfg.drive {
+        // The drive's reaction on the crank: -lambda of the driving row (the last).
+        Drive::ConstantSpeed { .. } => -dynamics.lambda[R - 1],
+        Drive::Free { torque, .. } => torque,
+    };
+    samples.push("crank_torque", "torque on the crank: the driving constraint's reaction (constant speed) or the applied torque (free) [N m]", torque);
+    samples.push(
+        "energy",
+        "kinetic energy of the three bodies plus the potential energy of gravity [J]",
+        mech.kinetic_energy(qd) + mech.potential_energy(q),
+    );
+    let c = mech.constraint_values(q, t);
+    samples.push(
+        "constraint_error",
+        "max |C| over the constraint equations (position drift) [m or rad]",
+        c.amax(),
+    );
+    let cd = mech.velocity_constraint(q, qd, t);
+    samples.push(
+        "velocity_constraint_error",
+        "max |C_q q' + C_t| (velocity drift) [m/s or rad/s]",
+        cd.amax(),
+    );
+    if let Some(j) = mech.clearance.first() {
+        let s = j.state(q, qd);
+        samples.push(
+            "journal_ex",
+            "eccentricity of the journal in the bearing, x [m]",
+            s.eccentricity.x,
+        );
+        samples.push(
+            "journal_ey",
+            "eccentricity of the journal in the bearing, y [m]",
+            s.eccentricity.y,
+        );
+        samples.push(
+            "penetration",
+            "penetration |e| - c (negative: free flight) [m]",
+            s.penetration,
+        );
+        samples.push(
+            "contact_force",
+            "normal contact force F_N [N]",
+            s.normal_force,
+        );
+        samples.push("friction_force", "friction force F_T [N]", s.friction_force);
+        samples.push(
+            "sliding_speed",
+            "tangential relative speed of the contact points [m/s]",
+            s.sliding_speed,
+        );
+        // Newton's third law: both bodies' contact forces and moments
+        // (about the origin) sum to zero.
+        let mut f = [0.0f64; 9];
+        j.add_forces(q, qd, &mut f);
+        let moment = |k: usize| q[3 * k] * f[3 * k + 1] - q[3 * k + 1] * f[3 * k] + f[3 * k + 2];
+        let imbalance = (f[0] + f[3])
+            .abs()
+            .max((f[1] + f[4]).abs())
+            .max((moment(0) + moment(1)).abs() / cfg.mechanism.crank_length);
+        samples.push(
+            "contact_imbalance",
+            "|sum of the contact forces on both bodies| and |sum of their moments| / l1 [N]",
+            imbalance,
+        );
+    }
+    if !y.iter().all(|v| v.is_finite()) {
+        return Err(format!("the state is not finite at t = {t}"));
+    }
+    Ok(())
+}
+
+/// Marks an accepted state: the deepest penetration and largest contact
+/// force so far.
+fn observe<const R: usize, const NR: usize>(
+    mech: &Mechanism<9, R, NR>,
+    extremes: &Extremes,
+    y: &[f64],
+) where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
+    if let Some(j) = mech.clearance.first() {
         let (q, qd) = y.split_at(9);
-        let dynamics = mech
-            .dynamics(t, q, qd)
-            .ok_or_else(|| fail(format!("singular constraint Jacobian at t = {t}")))?;
-        samples.push("t", "time [s]", t);
-        samples.push("phi", "crank angle [rad]", q[2]);
-        samples.push("slider_x", "slider position along x [m]", q[6]);
-        samples.push("slider_v", "slider velocity [m/s]", qd[6]);
-        samples.push(
-            "slider_a",
-            "slider acceleration [m/s^2]",
-            dynamics.acceleration[6],
-        );
-        let torque = match cfg.drive {
-            // The drive's reaction on the crank: -lambda of the driving row (the last).
-            Drive::ConstantSpeed { .. } => -dynamics.lambda[R - 1],
-            Drive::Free { torque, .. } => torque,
-        };
-        samples.push("crank_torque", "torque on the crank: the driving constraint's reaction (constant speed) or the applied torque (free) [N m]", torque);
-        samples.push(
-            "energy",
-            "kinetic energy of the three bodies plus the potential energy of gravity [J]",
-            mech.kinetic_energy(qd) + mech.potential_energy(q),
-        );
-        let c = mech.constraint_values(q, t);
-        samples.push(
-            "constraint_error",
-            "max |C| over the constraint equations (position drift) [m or rad]",
-            c.amax(),
-        );
-        let cd = mech.velocity_constraint(q, qd, t);
-        samples.push(
-            "velocity_constraint_error",
-            "max |C_q q' + C_t| (velocity drift) [m/s or rad/s]",
-            cd.amax(),
-        );
-        if let Some(j) = mech.clearance.first() {
-            let s = j.state(q, qd);
-            samples.push(
-                "journal_ex",
-                "eccentricity of the journal in the bearing, x [m]",
-                s.eccentricity.x,
-            );
-            samples.push(
-                "journal_ey",
-                "eccentricity of the journal in the bearing, y [m]",
-                s.eccentricity.y,
-            );
-            samples.push(
-                "penetration",
-                "penetration |e| - c (negative: free flight) [m]",
-                s.penetration,
-            );
-            samples.push(
-                "contact_force",
-                "normal contact force F_N [N]",
-                s.normal_force,
-            );
-            samples.push("friction_force", "friction force F_T [N]", s.friction_force);
-            samples.push(
-                "sliding_speed",
-                "tangential relative speed of the contact points [m/s]",
-                s.sliding_speed,
-            );
-            // Newton's third law: both bodies' contact forces and moments
-            // (about the origin) sum to zero.
-            let mut f = [0.0f64; 9];
-            j.add_forces(q, qd, &mut f);
-            let moment =
-                |k: usize| q[3 * k] * f[3 * k + 1] - q[3 * k + 1] * f[3 * k] + f[3 * k + 2];
-            let imbalance = (f[0] + f[3])
-                .abs()
-                .max((f[1] + f[4]).abs())
-                .max((moment(0) + moment(1)).abs() / mech_data.crank_length);
-            samples.push(
-                "contact_imbalance",
-                "|sum of the contact forces on both bodies| and |sum of their moments| / l1 [N]",
-                imbalance,
-            );
+        let s = j.state(q, qd);
+        let (d, f) = extremes.get();
+        extremes.set((d.max(s.penetration), f.max(s.normal_force)));
+    }
+}
+
+/// Fixed steps (RK4 with located switches, or the fixed Dormand-Prince
+/// formula) of `cfg.dt` rounded to the output grid.
+fn integrate_fixed<const R: usize, const NR: usize>(
+    mech: &Mechanism<9, R, NR>,
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    y: &mut [f64; 18],
+    samples: &mut Samples,
+    extremes: &Extremes,
+    progress: &indicatif::ProgressBar,
+) -> Result<Counts, String>
+where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
+    let mut counts = Counts::default();
+    let per_output = (cfg.output_interval / cfg.dt).round() as usize;
+    let total = per_output * cfg.outputs;
+    let h = cfg.t_end / total as f64;
+    let mut rk4 = Rk4::new(18);
+    let mut dp = Dopri5::new(18);
+    for k in 0..total {
+        let t = k as f64 * h;
+        crate::deadline::check();
+        match method.integrator {
+            Integrator::Rk4 => {
+                // A located switch is an accepted state: the joint's
+                // memory (the onset's impact speed) is updated there.
+                let mut on_switch = |t: f64, y: &[f64]| {
+                    let (q, qd) = y.split_at(9);
+                    mech.accept(t, q, qd);
+                    observe(mech, extremes, y);
+                };
+                let (n, s) = rk4.step_located(mech, t, h, y, &mut on_switch);
+                counts.evaluations += n;
+                counts.switches += s;
+            }
+            _ => {
+                dp.step(mech, t, h, y);
+            }
         }
+        let (q, qd) = y.split_at(9);
+        if mech.accept(t + h, q, qd) {
+            dp.reset();
+        }
+        observe(mech, extremes, y);
+        counts.steps += 1;
         if !y.iter().all(|v| v.is_finite()) {
-            return Err(fail(format!("the state is not finite at t = {t}")));
+            return Err(format!("the state is not finite at t = {}", t + h));
         }
-        Ok(())
-    };
-    mech.start(0.0, &q0, &qd0);
-    record(&mut samples, 0.0, &y)?;
-    // The deepest penetration and the largest contact force over every
-    // accepted step (the samples could miss an impact's peak).
-    let extremes = std::cell::Cell::new((f64::NEG_INFINITY, 0.0f64));
-    let observe = |y: &[f64]| {
-        if let Some(j) = mech.clearance.first() {
-            let (q, qd) = y.split_at(9);
-            let s = j.state(q, qd);
-            let (d, f) = extremes.get();
-            extremes.set((d.max(s.penetration), f.max(s.normal_force)));
-        }
-    };
-    let mut steps = 0usize;
-    let mut rejected = 0usize;
-    let mut evaluations = 0usize;
-    let mut switches = 0usize;
-    match method.integrator {
-        Integrator::Rk4 | Integrator::Dopri5Fixed => {
-            let per_output = (cfg.output_interval / cfg.dt).round() as usize;
-            let total = per_output * cfg.outputs;
-            let h = cfg.t_end / total as f64;
-            let mut rk4 = Rk4::new(18);
-            let mut dp = Dopri5::new(18);
-            for k in 0..total {
-                let t = k as f64 * h;
-                crate::deadline::check();
-                match method.integrator {
-                    Integrator::Rk4 => {
-                        // A located switch is an accepted state: the
-                        // joint's memory (the onset's impact speed) is
-                        // updated there.
-                        let mut on_switch = |t: f64, y: &[f64]| {
-                            let (q, qd) = y.split_at(9);
-                            mech.accept(t, q, qd);
-                            observe(y);
-                        };
-                        let (n, s) = rk4.step_located(&mech, t, h, &mut y, &mut on_switch);
-                        evaluations += n;
-                        switches += s;
-                    }
-                    _ => {
-                        dp.step(&mech, t, h, &mut y);
-                    }
-                }
-                let (q, qd) = y.split_at(9);
-                if mech.accept(t + h, q, qd) {
-                    dp.reset();
-                }
-                observe(&y);
-                steps += 1;
-                if !y.iter().all(|v| v.is_finite()) {
-                    return Err(fail(format!("the state is not finite at t = {}", t + h)));
-                }
-                if (k + 1) % per_output == 0 {
-                    record(&mut samples, (k + 1) as f64 * h, &y)?;
-                    progress.inc(1);
-                }
-            }
-            if method.integrator == Integrator::Dopri5Fixed {
-                evaluations = dp.stats.evaluations;
-            }
-        }
-        Integrator::Dopri5 => {
-            let mut dp = Dopri5::with_magnitudes(error_magnitudes(&q0));
-            let tol = Tolerances {
-                rtol: cfg.tolerance,
-                atol: cfg.tolerance,
-            };
-            let times: Vec<f64> = (1..=cfg.outputs)
-                .map(|k| k as f64 * cfg.output_interval)
-                .collect();
-            let mut failure = None;
-            let mut on_output = |t: f64, y: &[f64]| {
-                if failure.is_none()
-                    && let Err(e) = record(&mut samples, t, y)
-                {
-                    failure = Some(e);
-                }
-                progress.inc(1);
-            };
-            let mut on_accept = |t: f64, y: &[f64]| {
-                let (q, qd) = y.split_at(9);
-                observe(y);
-                mech.accept(t, q, qd)
-            };
-            dp.integrate(
-                &mech,
-                0.0,
-                cfg.t_end,
-                &mut y,
-                cfg.dt,
-                tol,
-                cfg.max_steps,
-                &times,
-                &mut on_output,
-                &mut on_accept,
-            )
-            .map_err(|e| fail(e.to_string()))?;
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            steps = dp.stats.accepted;
-            rejected = dp.stats.rejected;
-            evaluations = dp.stats.evaluations;
-            switches = dp.stats.switches;
+        if (k + 1) % per_output == 0 {
+            record_sample(mech, cfg, samples, (k + 1) as f64 * h, y)?;
+            progress.inc(1);
         }
     }
-    let work = mech.work();
-    // Each timed evaluation carries two timer pairs (the whole and the
-    // constraint part); subtract their cost.
-    let overhead = timer_overhead_ns();
-    let constraint = (work.constraint_ns as f64 - overhead * work.evaluations as f64).max(0.0);
-    let total = (work.total_ns as f64 - 2.0 * overhead * work.evaluations as f64).max(1.0);
-    // The constraint share is a measured time: it goes to timings.csv as a
-    // stat, never into the (reproducible) summary.
-    let mut scalars = vec![Scalar::new("steps", steps as f64, "accepted time steps")];
-    let peak = |name: &str| {
-        samples
-            .values(name)
-            .iter()
-            .fold(0.0f64, |m, v| m.max(v.abs()))
+    if method.integrator == Integrator::Dopri5Fixed {
+        counts.evaluations = dp.stats.evaluations;
+    }
+    Ok(counts)
+}
+
+/// Adaptive Dormand-Prince at `cfg.tolerance` with dense output on the
+/// output grid.
+fn integrate_adaptive<const R: usize, const NR: usize>(
+    mech: &Mechanism<9, R, NR>,
+    cfg: &CaseConfig,
+    q0: &[f64; 9],
+    y: &mut [f64; 18],
+    samples: &mut Samples,
+    extremes: &Extremes,
+    progress: &indicatif::ProgressBar,
+) -> Result<Counts, String>
+where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
+    let mut dp = Dopri5::with_magnitudes(error_magnitudes(q0));
+    let tol = Tolerances {
+        rtol: cfg.tolerance,
+        atol: cfg.tolerance,
     };
+    let times: Vec<f64> = (1..=cfg.outputs)
+        .map(|k| k as f64 * cfg.output_interval)
+        .collect();
+    let mut failure = None;
+    let mut on_output = |t: f64, y: &[f64]| {
+        if failure.is_none()
+            && let Err(e) = record_sample(mech, cfg, samples, t, y)
+        {
+            failure = Some(e);
+        }
+        progress.inc(1);
+    };
+    let mut on_accept = |t: f64, y: &[f64]| {
+        let (q, qd) = y.split_at(9);
+        observe(mech, extremes, y);
+        mech.accept(t, q, qd)
+    };
+    dp.integrate(
+        mech,
+        0.0,
+        cfg.t_end,
+        y,
+        cfg.dt,
+        tol,
+        cfg.max_steps,
+        &times,
+        &mut on_output,
+        &mut on_accept,
+    )
+    .map_err(|e| e.to_string())?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(Counts {
+        steps: dp.stats.accepted,
+        rejected: dp.stats.rejected,
+        evaluations: dp.stats.evaluations,
+        switches: dp.stats.switches,
+    })
+}
+
+/// The largest |value| of column `name` over the samples.
+fn peak(samples: &Samples, name: &str) -> f64 {
+    samples
+        .values(name)
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+}
+
+/// Constraint drift, energy and peaks of the motion.
+fn motion_scalars(cfg: &CaseConfig, samples: &Samples) -> Vec<Scalar> {
+    let mut scalars = Vec::new();
     scalars.push(Scalar::new(
         "max_constraint_error",
-        peak("constraint_error"),
+        peak(samples, "constraint_error"),
         "max over the samples of max |C| [m or rad]",
     ));
     scalars.push(Scalar::new(
         "max_velocity_constraint_error",
-        peak("velocity_constraint_error"),
+        peak(samples, "velocity_constraint_error"),
         "max over the samples of max |C_q q' + C_t| [m/s or rad/s]",
     ));
     let drift = samples.values("constraint_error");
@@ -361,76 +471,79 @@ where
     }
     scalars.push(Scalar::new(
         "peak_slider_a",
-        peak("slider_a"),
+        peak(samples, "slider_a"),
         "max |slider acceleration| [m/s^2]",
     ));
     scalars.push(Scalar::new(
         "peak_torque",
-        peak("crank_torque"),
+        peak(samples, "crank_torque"),
         "max |crank torque| [N m]",
     ));
-    if let Joint::Clearance(params) = cfg.joint {
-        let (depth, force) = extremes.get();
-        scalars.push(Scalar::new(
+    scalars
+}
+
+/// The clearance joint's peaks, penetration against the elastic law,
+/// restitution of the impacts and Newton's third law; `(depth, force)` are
+/// the extremes over the accepted steps.
+fn contact_scalars<const R: usize, const NR: usize>(
+    mech: &Mechanism<9, R, NR>,
+    params: &JournalBearingParams,
+    samples: &Samples,
+    (depth, force): (f64, f64),
+) -> Vec<Scalar>
+where
+    Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+{
+    let mut scalars = vec![
+        Scalar::new(
             "peak_contact_force",
             force,
             "max normal contact force over the accepted steps [N]",
-        ));
-        scalars.push(Scalar::new(
+        ),
+        Scalar::new(
             "max_penetration",
             depth,
             "max penetration |e| - c over the accepted steps [m]",
-        ));
-        scalars.push(Scalar::new(
+        ),
+        Scalar::new(
             "hertz_penetration",
             params.law.penetration(force),
             "the deepest penetration the elastic law allows at the peak force (at the deepest point delta' = 0, so F = F_e(delta)): (F / K)^(2/3) for the point law, Johnson's delta(F) for the cylindrical one [m]",
-        ));
-        scalars.push(Scalar::new(
+        ),
+        Scalar::new(
             "penetration_ratio",
             depth / params.law.penetration(force).max(1e-300),
             "max_penetration / hertz_penetration [-]: at most 1",
-        ));
-        // The impacts' coefficient of restitution: separation over onset
-        // speed of every completed contact that began at least 10 v_ref
-        // fast (slower ones follow the fixed Hunt-Crossley damping).
-        if let Some(j) = mech.clearance.first() {
-            let mut ratios: Vec<f64> = j
-                .impacts()
-                .iter()
-                .filter(|(v0, _)| *v0 >= 10.0 * params.reference_speed)
-                .map(|(v0, v1)| v1 / v0)
-                .collect();
-            if !ratios.is_empty() {
-                ratios.sort_by(f64::total_cmp);
-                scalars.push(Scalar::new(
-                    "impacts",
-                    ratios.len() as f64,
-                    "completed impacts with an onset speed >= 10 reference_speed [-]",
-                ));
-                scalars.push(Scalar::new(
-                    "restitution_median",
-                    ratios[ratios.len() / 2],
-                    "median over those impacts of separation speed / onset speed (both located on the step's Hermite interpolant of the penetration) [-]: the law's c_e",
-                ));
-            }
+        ),
+    ];
+    // The impacts' coefficient of restitution: separation over onset
+    // speed of every completed contact that began at least 10 v_ref
+    // fast (slower ones follow the fixed Hunt-Crossley damping).
+    if let Some(j) = mech.clearance.first() {
+        let mut ratios: Vec<f64> = j
+            .impacts()
+            .iter()
+            .filter(|(v0, _)| *v0 >= 10.0 * params.reference_speed)
+            .map(|(v0, v1)| v1 / v0)
+            .collect();
+        if !ratios.is_empty() {
+            ratios.sort_by(f64::total_cmp);
+            scalars.push(Scalar::new(
+                "impacts",
+                ratios.len() as f64,
+                "completed impacts with an onset speed >= 10 reference_speed [-]",
+            ));
+            scalars.push(Scalar::new(
+                "restitution_median",
+                ratios[ratios.len() / 2],
+                "median over those impacts of separation speed / onset speed (both located on the step's Hermite interpolant of the penetration) [-]: the law's c_e",
+            ));
         }
-        scalars.push(Scalar::new(
-            "max_contact_imbalance",
-            peak("contact_imbalance") / force.max(1e-300),
-            "max over the samples of the contact forces' imbalance over the peak force [-]",
-        ));
     }
-    Ok(MethodOutput {
-        series: samples.table(),
-        tables: Vec::new(),
-        scalars,
-        counters: vec![
-            ("steps".into(), steps as f64),
-            ("rejected_steps".into(), rejected as f64),
-            ("rhs_evaluations".into(), evaluations as f64),
-            ("located_switches".into(), switches as f64),
-        ],
-        stats: vec![("constraint_share".into(), constraint / total)],
-    })
+    scalars.push(Scalar::new(
+        "max_contact_imbalance",
+        peak(samples, "contact_imbalance") / force.max(1e-300),
+        "max over the samples of the contact forces' imbalance over the peak force [-]",
+    ));
+    scalars
 }
