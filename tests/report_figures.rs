@@ -1,7 +1,10 @@
 //! Classes of figure defects (issue 20) checked on the committed report's
 //! SVGs, so that a defect the renderer or a study reintroduces fails here:
 //! - a log axis over a fraction of a decade reads the same number on two
-//!   ticks (class 2: the renderer draws such an axis linear).
+//!   ticks (class 2: the renderer draws such an axis linear);
+//! - a journal orbit drawn with unequal axis scales, its clearance circle
+//!   an ellipse (class 4: the orbit's vertical axis takes the horizontal
+//!   one's pixels per unit).
 
 use std::path::PathBuf;
 
@@ -122,4 +125,89 @@ fn repeated_tick_labels_are_found() {
     assert_eq!(x, vec!["0".to_string(), "1".to_string()]);
     assert_eq!(repeated(&y), vec!["1.53e5".to_string()]);
     assert!(repeated(&x).is_empty());
+}
+
+/// Pixels per unit of each axis from its first and last numeric tick
+/// label (x: the `x` attribute of the labels below the plot; y: the `y`
+/// attribute of the right-aligned ones).
+fn pixels_per_unit(svg: &str) -> Option<(f64, f64)> {
+    let attr = |tag: &str, name: &str| -> Option<f64> {
+        tag.split(&format!(" {name}=\""))
+            .nth(1)?
+            .split('"')
+            .next()?
+            .parse()
+            .ok()
+    };
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for t in svg.split("<text").skip(1) {
+        let Some((tag, rest)) = t.split_once('>') else {
+            continue;
+        };
+        let Ok(value) = rest.split('<').next().unwrap_or("").trim().parse::<f64>() else {
+            continue;
+        };
+        if tag.contains("text-anchor=\"end\"") && tag.contains("dy=\"0.5ex\"") {
+            ys.push((attr(tag, "y")?, value));
+        } else if tag.contains("text-anchor=\"middle\"") && tag.contains("dy=\"0.76em\"") {
+            xs.push((attr(tag, "x")?, value));
+        }
+    }
+    let scale = |v: &[(f64, f64)]| -> Option<f64> {
+        let (a, b) = (v.first()?, v.last()?);
+        (b.1 != a.1).then(|| ((b.0 - a.0) / (b.1 - a.1)).abs())
+    };
+    Some((scale(&xs)?, scale(&ys)?))
+}
+
+#[test]
+fn journal_orbits_of_the_committed_report_have_equal_axis_scales() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("report/figures");
+    let mut bad = Vec::new();
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).expect("report/figures") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if !name.contains("journal-orbit") || !name.ends_with(".svg") {
+            continue;
+        }
+        read += 1;
+        let svg = std::fs::read_to_string(&path).expect("svg");
+        match pixels_per_unit(&svg) {
+            Some((px, py)) if (px / py - 1.0).abs() <= 0.015 => {}
+            Some((px, py)) => bad.push(format!(
+                "{name}: {px:.1} px per unit along x, {py:.1} along y"
+            )),
+            None => bad.push(format!("{name}: no numeric ticks on both axes")),
+        }
+    }
+    assert!(read > 0, "no journal-orbit figure in the committed report");
+    assert!(
+        bad.is_empty(),
+        "orbits with unequal scales:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The detector finds the defect: 100 px per unit along x, 40 along y.
+#[test]
+fn unequal_axis_scales_are_found() {
+    let tick = |anchor: &str, dy: &str, x: u32, y: u32, body: &str| {
+        format!(
+            "<text x=\"{x}\" y=\"{y}\" dy=\"{dy}\" text-anchor=\"{anchor}\" font-size=\"9.6\">\n{body}\n</text>"
+        )
+    };
+    let svg = [
+        tick("end", "0.5ex", 80, 400, "-1"),
+        tick("end", "0.5ex", 80, 320, "1"),
+        tick("middle", "0.76em", 200, 450, "-1"),
+        tick("middle", "0.76em", 400, 450, "1"),
+    ]
+    .concat();
+    assert_eq!(pixels_per_unit(&svg), Some((100.0, 40.0)));
 }

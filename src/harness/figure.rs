@@ -17,6 +17,10 @@ pub struct Axis {
     pub label: String,
     /// Linear or logarithmic.
     pub scale: Scale,
+    /// On the vertical axis of a linear figure: the horizontal axis's
+    /// pixels per unit, so that a circle is drawn round (an orbit in a
+    /// bearing); the legend then goes beside the plot.
+    pub equal_aspect: bool,
 }
 
 impl Axis {
@@ -25,6 +29,7 @@ impl Axis {
         Self {
             label: label.into(),
             scale: Scale::Linear,
+            equal_aspect: false,
         }
     }
     /// A logarithmic axis.
@@ -32,6 +37,14 @@ impl Axis {
         Self {
             label: label.into(),
             scale: Scale::Log,
+            equal_aspect: false,
+        }
+    }
+    /// This (vertical) axis with the horizontal one's pixels per unit.
+    pub fn with_equal_aspect(self) -> Self {
+        Self {
+            equal_aspect: true,
+            ..self
         }
     }
 }

@@ -408,7 +408,14 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
         f64::from(WIDTH - 2 * MARGIN - Y_LABEL_AREA),
         f64::from(HEIGHT - 2 * MARGIN - CAPTION_PX - X_LABEL_AREA),
     );
-    let (place, y) = if series.is_empty() {
+    let equal =
+        figure.y.equal_aspect && figure.x.scale == Scale::Linear && figure.y.scale == Scale::Linear;
+    let (x, y) = if equal {
+        equal_aspect(x, y, plot_px)
+    } else {
+        (x, y)
+    };
+    let (place, y) = if series.is_empty() || equal {
         (LegendPlace::Outside, y)
     } else {
         place_legend(&series, &x, y, plot_px)
@@ -422,56 +429,82 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
     let width = WIDTH + outside_w;
     let height = HEIGHT.max(legend_h as u32 + 2 * MARGIN + CAPTION_PX);
 
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_error)?;
-        let (chart_area, legend_area) = root.split_horizontally(width - outside_w);
-        let axes = Axes {
-            x: &x,
-            y: &y,
-            x_labels,
-        };
-        let plot_rect = match (figure.x.scale, figure.y.scale) {
-            (Scale::Linear, Scale::Linear) => {
-                draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.linear())
-            }
-            (Scale::Log, Scale::Linear) => {
-                draw_chart(&chart_area, figure, &series, &axes, x.log(), y.linear())
-            }
-            (Scale::Linear, Scale::Log) => {
-                draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.log())
-            }
-            (Scale::Log, Scale::Log) => {
-                draw_chart(&chart_area, figure, &series, &axes, x.log(), y.log())
-            }
-        }?;
-        if !series.is_empty() {
-            let origin = match place {
-                LegendPlace::Outside => {
-                    let (xr, _) = legend_area.get_pixel_range();
-                    (xr.start + MARGIN as i32 / 2, plot_rect.1.start)
+    let draw = |x: &AxisRange, y: &AxisRange| -> Result<(String, PixelRect), String> {
+        let plot_rect: PixelRect;
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+            root.fill(&WHITE).map_err(draw_error)?;
+            let (chart_area, legend_area) = root.split_horizontally(width - outside_w);
+            let axes = Axes { x, y, x_labels };
+            plot_rect = match (figure.x.scale, figure.y.scale) {
+                (Scale::Linear, Scale::Linear) => {
+                    draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.linear())
                 }
-                LegendPlace::Inside { right, top } => {
-                    let (xr, yr) = &plot_rect;
-                    let lx = if right {
-                        xr.end - legend_w - INSET
-                    } else {
-                        xr.start + INSET
-                    };
-                    let ly = if top {
-                        yr.start + INSET
-                    } else {
-                        yr.end - legend_h - INSET
-                    };
-                    (lx, ly)
+                (Scale::Log, Scale::Linear) => {
+                    draw_chart(&chart_area, figure, &series, &axes, x.log(), y.linear())
                 }
-            };
-            draw_legend(&root, &series, origin, (legend_w, legend_h))?;
+                (Scale::Linear, Scale::Log) => {
+                    draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.log())
+                }
+                (Scale::Log, Scale::Log) => {
+                    draw_chart(&chart_area, figure, &series, &axes, x.log(), y.log())
+                }
+            }?;
+            if !series.is_empty() {
+                let origin = match place {
+                    LegendPlace::Outside => {
+                        let (xr, _) = legend_area.get_pixel_range();
+                        (xr.start + MARGIN as i32 / 2, plot_rect.1.start)
+                    }
+                    LegendPlace::Inside { right, top } => {
+                        let (xr, yr) = &plot_rect;
+                        let lx = if right {
+                            xr.end - legend_w - INSET
+                        } else {
+                            xr.start + INSET
+                        };
+                        let ly = if top {
+                            yr.start + INSET
+                        } else {
+                            yr.end - legend_h - INSET
+                        };
+                        (lx, ly)
+                    }
+                };
+                draw_legend(&root, &series, origin, (legend_w, legend_h))?;
+            }
+            root.present().map_err(draw_error)?;
         }
-        root.present().map_err(draw_error)?;
+        Ok((svg, plot_rect))
+    };
+    let (svg, rect) = draw(&x, &y)?;
+    if !equal {
+        return Ok(svg);
     }
-    Ok(svg)
+    // The plot's true size is known once drawn: equalise on it and redraw.
+    let true_px = (
+        f64::from(rect.0.end - rect.0.start),
+        f64::from(rect.1.end - rect.1.start),
+    );
+    let (x, y) = equal_aspect(x, y, true_px);
+    Ok(draw(&x, &y)?.0)
+}
+
+/// Widens the axis with more pixels per unit about its centre until both
+/// have the same (`plot_px`: the plot's width and height in pixels).
+fn equal_aspect(x: AxisRange, y: AxisRange, plot_px: (f64, f64)) -> (AxisRange, AxisRange) {
+    let (sx, sy) = (x.hi - x.lo, y.hi - y.lo);
+    let per_unit = (plot_px.0 / sx).min(plot_px.1 / sy);
+    let widen = |a: AxisRange, px: f64| {
+        let (mid, half) = (0.5 * (a.lo + a.hi), 0.5 * px / per_unit);
+        AxisRange {
+            lo: mid - half,
+            hi: mid + half,
+            ..a
+        }
+    };
+    (widen(x, plot_px.0), widen(y, plot_px.1))
 }
 
 type PixelRect = (std::ops::Range<i32>, std::ops::Range<i32>);

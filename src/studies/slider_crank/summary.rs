@@ -670,8 +670,11 @@ fn curves(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)], keys: 
                 ) else {
                     continue;
                 };
-                let x: Vec<f64> = ex.iter().map(|v| v * 1e6).collect();
-                let y: Vec<f64> = ey.iter().map(|v| v * 1e6).collect();
+                // In units of the radial clearance: the clearance circle is
+                // the unit circle, a radius r > 1 a penetration (r - 1) c.
+                let c = p.bearing_radius - p.journal_radius;
+                let x: Vec<f64> = ex.iter().map(|v| v / c).collect();
+                let y: Vec<f64> = ey.iter().map(|v| v / c).collect();
                 let except: Vec<&str> = cost
                     .iter()
                     .copied()
@@ -693,11 +696,14 @@ fn curves(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)], keys: 
             let (rx, ry): (Vec<f64>, Vec<f64>) = (0..=180)
                 .map(|i| {
                     let a = i as f64 * std::f64::consts::TAU / 180.0;
-                    (c * a.cos(), c * a.sin())
+                    (a.cos(), a.sin())
                 })
                 .unzip();
             series.push(Series::new(
-                format!("clearance circle c = {c:.1} um"),
+                format!(
+                    "clearance circle |e| = c = {} µm",
+                    (c * 1000.0).round() / 1000.0
+                ),
                 &rx,
                 &ry,
                 Style::Dashed,
@@ -715,10 +721,10 @@ fn curves(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)], keys: 
             summary.figures.push(Figure {
                 name: format!("journal-orbit{suffix}{name_part}"),
                 title: format!("Orbit of the journal centre in the bearing{at}{title_part}"),
-                x: Axis::linear("eccentricity e_x [um]"),
-                y: Axis::linear("eccentricity e_y [um]"),
+                x: Axis::linear("eccentricity e_x / c [-]"),
+                y: Axis::linear("eccentricity e_y / c [-]").with_equal_aspect(),
                 series,
-                caption: "The journal centre relative to the bearing centre over the whole run; outside the dashed clearance circle the surfaces are in contact (penetration).".into(),
+                caption: "The journal centre relative to the bearing centre over the whole run, in units of the radial clearance c (equal scales: the dashed clearance circle |e| = c is round); outside it the surfaces are in contact, and the radius beyond 1 is the penetration over c.".into(),
             });
         }
     }
