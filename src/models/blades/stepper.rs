@@ -29,8 +29,14 @@
 //! P_t = -lambda c+ with c+ = (I + lambda G_tt)^-1 b and the scalar
 //! equation lambda |c+(lambda)| = P_N f(|c+(lambda)|), solved by Newton
 //! safeguarded by bisection (|c+| falls and lambda |c+| rises with lambda,
-//! so a bracket exists). A regularised law (f(0) = 0) never sticks: the
-//! same equation is its smooth local problem.
+//! so a bracket exists). A set-valued law's slip coefficient is taken at
+//! the patch's slip speed at the start of the step, f(|c_t(t)|) (explicit
+//! in the speed dependence, first order like the step): with the implicit
+//! f(|c+|) a steeply falling law (ANSYS with DC = 2 s/mm, slope -400 per
+//! m/s) makes the coupled patches' Gauss-Seidel sweeps oscillate without
+//! converging; for the constant and Coulomb laws both are the same. A
+//! regularised law (f(0) = 0) never sticks: the same equation with the
+//! implicit f(|c+|) is its smooth local problem.
 //!
 //! The patches are coupled through G (one rigid shroud pair): projected
 //! Gauss-Seidel sweeps over the patches (normal then tangential per patch),
@@ -50,6 +56,7 @@
 //! on v_th, P_t . (c - c+)/2 per step, is the scheme's O(h) energy error,
 //! which the balance shows).
 
+use super::contact::TIP_DOFS;
 use super::BladePair;
 use super::band::BandCholesky;
 use crate::contact::friction::{FrictionLaw, LawClass};
@@ -126,8 +133,8 @@ pub struct MoreauStepper<'a> {
     dt: f64,
     stick: Option<f64>,
     w: BandCholesky,
-    /// Y H_j^T (8 x 3): the tip-velocity change per unit patch impulse.
-    yh: Vec<[[f64; 3]; 8]>,
+    /// Y H_j^T (TIP_DOFS x 3): the tip-velocity change per unit patch impulse.
+    yh: Vec<[[f64; 3]; TIP_DOFS]>,
     /// G_jj = H_j Y H_j^T.
     diag: Vec<M3>,
     /// Convergence: largest impulse change over largest impulse.
@@ -163,7 +170,7 @@ impl<'a> MoreauStepper<'a> {
         let contact = model.contact();
         let td = contact.tip_dofs;
         // Y = (W^-1) on the tip DOFs.
-        let mut y = [[0.0; 8]; 8];
+        let mut y = [[0.0; TIP_DOFS]; TIP_DOFS];
         let mut e = vec![0.0; n];
         for (col, &d) in td.iter().enumerate() {
             e.iter_mut().for_each(|x| *x = 0.0);
@@ -176,16 +183,16 @@ impl<'a> MoreauStepper<'a> {
         let mut yh = Vec::with_capacity(contact.patches.len());
         let mut diag = Vec::with_capacity(contact.patches.len());
         for p in &contact.patches {
-            let mut a = [[0.0; 3]; 8];
+            let mut a = [[0.0; 3]; TIP_DOFS];
             for (r, ar) in a.iter_mut().enumerate() {
                 for (c, arc) in ar.iter_mut().enumerate() {
-                    *arc = (0..8).map(|k| y[r][k] * p.h[c][k]).sum();
+                    *arc = (0..TIP_DOFS).map(|k| y[r][k] * p.h[c][k]).sum();
                 }
             }
             let mut g = [[0.0; 3]; 3];
             for (i, gi) in g.iter_mut().enumerate() {
                 for (j, gij) in gi.iter_mut().enumerate() {
-                    *gij = (0..8).map(|k| p.h[i][k] * a[k][j]).sum();
+                    *gij = (0..TIP_DOFS).map(|k| p.h[i][k] * a[k][j]).sum();
                 }
             }
             yh.push(a);
@@ -286,6 +293,14 @@ impl<'a> MoreauStepper<'a> {
             return Ok(none);
         }
         let law = &self.law;
+        // A set-valued law's slip coefficient is taken at the slip speed
+        // of the step's start (module doc); a regularised law's at c+.
+        let frozen = self.stick.map(|_| {
+            let c = self.c_start[j];
+            law.coefficient(c[0].hypot(c[1]))
+        });
+        let coefficient = |s: f64| frozen.unwrap_or_else(|| law.coefficient(s));
+        let slope = |s: f64| if frozen.is_some() { 0.0 } else { law.slope(s) };
         let c_of = |lam: f64| {
             solve2(
                 [
@@ -298,13 +313,13 @@ impl<'a> MoreauStepper<'a> {
         let h_of = |lam: f64| {
             let c = c_of(lam);
             let s = c[0].hypot(c[1]);
-            (lam * s - pn * law.coefficient(s), c, s)
+            (lam * s - pn * coefficient(s), c, s)
         };
         let (h0, _, _) = h_of(0.0);
         if h0 >= 0.0 {
             return Ok(none);
         }
-        let mut hi = 2.0 * pn * law.coefficient(bn) / bn;
+        let mut hi = 2.0 * pn * coefficient(bn) / bn;
         if hi <= 0.0 || !hi.is_finite() {
             hi = 1.0;
         }
@@ -322,7 +337,7 @@ impl<'a> MoreauStepper<'a> {
         let mut lam = 0.5 * hi;
         for _ in 0..200 {
             let (hv, c, s) = h_of(lam);
-            if hv.abs() <= 1e-13 * (lam * s).max(pn * law.coefficient(s)) {
+            if hv.abs() <= 1e-13 * (lam * s).max(pn * coefficient(s)) {
                 return Ok(Local {
                     p: [-lam * c[0], -lam * c[1], pn],
                     stick: false,
@@ -350,7 +365,7 @@ impl<'a> MoreauStepper<'a> {
             } else {
                 0.0
             };
-            let dh = s + lam * ds - pn * law.slope(s) * ds;
+            let dh = s + lam * ds - pn * slope(s) * ds;
             let next = lam - hv / dh;
             lam = if dh > 0.0 && next > lo && next < hi {
                 next
@@ -401,7 +416,7 @@ impl<'a> MoreauStepper<'a> {
             self.c_start[j] = k.velocity;
             self.g_start[j] = k.penetration;
         }
-        let mut u = [0.0; 8];
+        let mut u = [0.0; TIP_DOFS];
         for (ui, &d) in u.iter_mut().zip(&contact.tip_dofs) {
             *ui = self.v_free[d];
         }
@@ -410,16 +425,16 @@ impl<'a> MoreauStepper<'a> {
                 *ui += yr[0] * p[0] + yr[1] * p[1] + yr[2] * p[2];
             }
         }
-        let relative = |j: usize, u: &[f64; 8]| {
+        let relative = |j: usize, u: &[f64; TIP_DOFS]| {
             let hj = &contact.patches[j].h;
             let mut c = [0.0; 3];
             for (r, cr) in c.iter_mut().enumerate() {
-                *cr = (0..8).map(|k| hj[r][k] * u[k]).sum();
+                *cr = (0..TIP_DOFS).map(|k| hj[r][k] * u[k]).sum();
             }
             c
         };
         // Velocity scale: the local velocities without contact impulses.
-        let mut u_free = [0.0; 8];
+        let mut u_free = [0.0; TIP_DOFS];
         for (ui, &d) in u_free.iter_mut().zip(&contact.tip_dofs) {
             *ui = self.v_free[d];
         }

@@ -40,6 +40,8 @@ struct BladeToml {
     density: Option<f64>,
     elements: Option<usize>,
     damping_ratio: Option<f64>,
+    torsion: Option<bool>,
+    poisson_ratio: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -214,6 +216,17 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         Some(z) if z.is_finite() && z >= 0.0 => z,
         Some(z) => return Err(ctx.err("contact.damping_ratio", z, "a number >= 0")),
     };
+    let poisson_ratio = match b.poisson_ratio {
+        None => d.poisson_ratio,
+        Some(v) if v.is_finite() && v > -1.0 && v < 0.5 => v,
+        Some(v) => {
+            return Err(ctx.err(
+                "blade.poisson_ratio",
+                v,
+                "a number in (-1, 0.5) (G = E / (2 (1 + nu)) of the torsion)",
+            ));
+        }
+    };
     let params = BladePairParams {
         length: pos("blade.length", b.length, d.length)?,
         chord: pos("blade.chord", b.chord, d.chord)?,
@@ -233,6 +246,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         )?,
         contact_damping_ratio,
         load: pos("load.force", raw.load.force, d.load)?,
+        torsion: b.torsion.unwrap_or(d.torsion),
+        poisson_ratio,
         ..d
     };
     let model = BladePair::new(&params).map_err(|e| ctx.err("blade", "the model", e))?;
