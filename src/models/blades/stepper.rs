@@ -56,9 +56,9 @@
 //! on v_th, P_t . (c - c+)/2 per step, is the scheme's O(h) energy error,
 //! which the balance shows).
 
-use super::contact::TIP_DOFS;
 use super::BladePair;
 use super::band::BandCholesky;
+use super::contact::TIP_DOFS;
 use crate::contact::friction::{FrictionLaw, LawClass};
 
 /// theta of the scheme.

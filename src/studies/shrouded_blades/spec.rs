@@ -27,6 +27,16 @@ pub(crate) struct CaseToml {
     #[serde(default)]
     variants: toml::Table,
     integrator: IntegratorToml,
+    #[serde(default)]
+    seed: SeedToml,
+}
+
+/// The seed's magnitudes read off its axes, drawn as bands.
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SeedToml {
+    peak_tip_z: Option<f64>,
+    peak_slip_speed: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -128,6 +138,10 @@ pub struct CaseConfig {
     pub max_steps: usize,
     /// The patch whose slip speed is the series `slip_speed`.
     pub watched_patch: usize,
+    /// The seed's peak tip z [m] (Fig. 4b), drawn as a +-30 % band.
+    pub seed_peak_tip_z: Option<f64>,
+    /// The seed's peak slip speed [m/s] (Fig. 4c), drawn as a factor-2 band.
+    pub seed_peak_slip_speed: Option<f64>,
 }
 
 fn method(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<MethodConfig, InputError> {
@@ -303,7 +317,19 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             "at most 1e6 outputs",
         ));
     }
+    let seed_peak_tip_z = raw
+        .seed
+        .peak_tip_z
+        .map(|v| ctx.positive("seed.peak_tip_z", v))
+        .transpose()?;
+    let seed_peak_slip_speed = raw
+        .seed
+        .peak_slip_speed
+        .map(|v| ctx.positive("seed.peak_slip_speed", v))
+        .transpose()?;
     Ok(CaseConfig {
+        seed_peak_tip_z,
+        seed_peak_slip_speed,
         model: std::sync::Arc::new(model),
         methods,
         dt,
