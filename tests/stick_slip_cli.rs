@@ -263,6 +263,21 @@ t_end = 1.0e-4
             "t_end = 1.0e-4\nmax_steps = 10",
             &["study.integrator.dt", "max_steps = 10"],
         ),
+        (
+            "length = 0.12",
+            "length = 0.12\ntorsion = \"yes\"",
+            &["torsion", "yes"],
+        ),
+        (
+            "length = 0.12",
+            "length = 0.12\ntorsion = true\npoisson_ratio = 0.7",
+            &["study.blade.poisson_ratio", "0.7", "(-1, 0.5)"],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\n[study.seed]\npeak_tip_z = -2.5e-5",
+            &["study.seed.peak_tip_z", "-0.000025", "> 0"],
+        ),
     ];
     common::assert_input_errors(spec, "blades", cases);
 }

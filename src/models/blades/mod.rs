@@ -69,6 +69,17 @@
 //!
 //! Load: F = 10 N along +z on blade 1's tip node, a step at t = 0 (the
 //! seed's Fig. 3).
+//!
+//! Torsion (`torsion = true`; default false, rigid in torsion): one DOF per
+//! blade, the tip's theta_x, the twist taken linear along the blade (the
+//! first torsion mode of a clamped shaft with a heavy tip): stiffness
+//! G J / L with G = E / (2 (1 + nu)) = 80.8 GPa and Saint-Venant's
+//! J = beta b h^3 of the 30 x 5 mm rectangle (beta = 0.2983, J = 1.119e-9
+//! m^4; Roark, Table 10.7): G J / L = 753 N m/rad, 4.8e6 N/m at the
+//! contact's s/2 lever, comparable to the total penalty stiffness 1.1e7
+//! N/m; inertia the shroud's J_x = m_s (a_y^2 + a_z^2) / 12 plus a third of
+//! the blade's rho I_p L (the Rayleigh quotient of the linear twist). The
+//! Rayleigh coefficients are those of the bending modes.
 
 pub mod band;
 pub mod beam;
