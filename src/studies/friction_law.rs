@@ -42,8 +42,11 @@ struct CaseConfig {
     /// Per law (in law order), the reference tabulation drawn in the
     /// figure: (v, f) from `figure_reference`'s column of the law's label
     /// with `-` read as `_`.
-    reference: Option<Vec<(Vec<f64>, Vec<f64>)>>,
+    reference: Option<Vec<Curve>>,
 }
+
+/// A reference curve: (v [m/s], f [-]).
+type Curve = (Vec<f64>, Vec<f64>);
 
 /// Every this many rows of a reference tabulation is drawn as a marker.
 const REFERENCE_MARKER_EVERY: usize = 20;
@@ -148,7 +151,7 @@ fn figure_reference(
     ctx: &Ctx,
     path: &str,
     laws: &[(String, String, BeltLaw)],
-) -> Result<Vec<(Vec<f64>, Vec<f64>)>, InputError> {
+) -> Result<Vec<Curve>, InputError> {
     let file = ctx
         .file
         .parent()
