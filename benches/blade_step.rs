@@ -14,10 +14,9 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use contact_harness::contact::friction::{Adams, AnsysExponential, FrictionLaw, Tanh};
+use contact_harness::integrators::moreau::{MoreauState, MoreauStepper};
 use contact_harness::integrators::rk::Dopri5;
-use contact_harness::models::blades::{
-    BladeOde, BladePair, BladePairParams, MoreauState, MoreauStepper,
-};
+use contact_harness::models::blades::{BladeOde, BladePair, BladePairParams};
 use contact_harness::problem::FirstOrderOde;
 
 const DT: f64 = 1e-6;
@@ -47,7 +46,7 @@ fn laws() -> Vec<(&'static str, FrictionLaw)> {
 /// The Moreau state after 2 ms of the transient with `law`.
 fn sliding_state(model: &BladePair, law: FrictionLaw) -> MoreauState {
     let mut stepper = MoreauStepper::new(model, law, DT).expect("stepper");
-    let mut state = MoreauState::initial(model);
+    let mut state = model.moreau_state();
     for _ in 0..2000 {
         stepper.step(&mut state).expect("step");
     }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use contact_harness::harness::kernels;
 use contact_harness::harness::runner::{self, RunError, RunOptions};
 use contact_harness::lcp::{self, LcpOptions, LcpSolverKind};
 
@@ -50,6 +51,10 @@ struct RunArgs {
         allow_negative_numbers = true
     )]
     time_limit: Option<f64>,
+    /// Do not measure the kernels' instruction counts under Valgrind (a run
+    /// that appends to the history measures them otherwise).
+    #[arg(long = "no-kernels")]
+    no_kernels: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,6 +62,15 @@ enum Command {
     /// Linear complementarity problems.
     #[command(subcommand)]
     Lcp(LcpCommand),
+    /// Runs one per-step kernel (the run measures each under Valgrind).
+    #[command(hide = true)]
+    Kernel {
+        /// The kernel, `case/method` (harness::kernels::KERNELS).
+        name: String,
+        /// Time RUNS runs natively instead and print the median CPU seconds.
+        #[arg(long, value_name = "RUNS")]
+        time: Option<usize>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -82,6 +96,7 @@ fn main() -> ExitCode {
             solver,
             tolerance,
         })) => lcp_solve(&file, &solver, tolerance),
+        Some(Command::Kernel { name, time }) => kernel(&name, time),
         None => run(cli.run),
     }
 }
@@ -117,6 +132,7 @@ fn run(args: RunArgs) -> ExitCode {
         only: args.only,
         command,
         time_limit,
+        kernels: !args.no_kernels,
     };
     let kinds = contact_harness::studies::registry();
     match runner::run(&kinds, &options) {
@@ -214,4 +230,23 @@ fn lcp_solve(file: &std::path::Path, solver: &str, tolerance: Option<f64>) -> Ex
     let json = lcp::cli::solve_json(&problem, kind, &options);
     println!("{json}");
     ExitCode::SUCCESS
+}
+
+fn kernel(name: &str, time: Option<usize>) -> ExitCode {
+    let root = std::path::Path::new(".");
+    let result = match time {
+        None => kernels::run_one(name, root),
+        Some(runs) => kernels::time_native(name, root, runs)
+            .map(|cpu| serde_json::json!({ "kernel": name, "cpu_s": cpu }).to_string()),
+    };
+    match result {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: kernel {name}: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

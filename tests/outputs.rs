@@ -241,6 +241,7 @@ fn run(alpha_cases: &[(&str, f64)], pivots: f64, commit: &str) -> RunResult {
         studies: vec![alpha, beta],
         manifest: manifest(commit),
         record_history: true,
+        costs: Default::default(),
     }
 }
 
@@ -469,6 +470,7 @@ fn speed_run() -> RunResult {
         studies: vec![study],
         manifest: manifest("feedface"),
         record_history: true,
+        costs: Default::default(),
     }
 }
 
@@ -564,8 +566,8 @@ fn reruns_give_byte_identical_csvs_and_parquet() {
     let files_a = files_with_ext(a.path(), "csv");
     // alpha: 2 cases x (series, exact), summary, study; beta: k-1 series
     // and exact, k-2 exact (its method failed), summary; checks, claims
-    // (its header only: the run has no claim), timings.
-    assert_eq!(files_a.len(), 6 + 4 + 3);
+    // (its header only: the run has no claim), timings, kernels.
+    assert_eq!(files_a.len(), 6 + 4 + 4);
     let parquet = files_with_ext(a.path(), "parquet");
     assert_eq!(
         parquet.len(),
@@ -627,8 +629,9 @@ fn reruns_with_other_times_differ_only_in_timings_and_manifest() {
         );
         compared += 1;
     }
-    // CSV and Parquet: 6 of alpha, 4 of beta, checks, claims; two READMEs.
-    assert_eq!(compared, 2 * (6 + 4 + 2) + 2, "csv + parquet + READMEs");
+    // CSV and Parquet: 6 of alpha, 4 of beta, checks, claims, kernels (no
+    // rows here: these runs measured no calibration or kernels); two READMEs.
+    assert_eq!(compared, 2 * (6 + 4 + 3) + 2, "csv + parquet + READMEs");
     for f in ["timings.csv", "manifest.json"] {
         assert_ne!(
             fs::read(a.path().join(f)).unwrap(),
@@ -750,7 +753,7 @@ fn the_report_shows_failures_figures_timings_and_history() {
         srcs.contains(&"figures/alpha-response.svg")
             && srcs.contains(&"figures/alpha-convergence.svg")
     );
-    assert!(srcs.contains(&"figures/history/alpha.svg"));
+    assert!(srcs.contains(&"figures/history/summary.svg"));
     for src in &srcs {
         assert!(read(&report.join(src)).contains("<svg"), "{src}");
         assert!(md.contains(&format!("]({src})")), "markdown misses {src}");
@@ -770,12 +773,13 @@ fn the_report_shows_failures_figures_timings_and_history() {
     }
     assert!(html.contains("1.21 µs"), "12.1 ms of CPU / 10000 steps");
     assert!(html.contains(">0.198</td>"), "the stat is shown");
-    // The performance history plots CPU time.
-    let history_svg = read(&report.join("figures/history/alpha.svg"));
-    assert!(history_svg.contains("CPU time over commits"));
+    // The performance history's summary figure (CPU time per family).
+    let history_svg = read(&report.join("figures/history/summary.svg"));
+    assert!(history_svg.contains("Performance over commits"));
 
-    // Performance history: the changed pivot count is flagged.
-    assert!(html.contains("History of alpha"));
+    // Performance history: the changed pivot count is flagged (counter
+    // changes and the folded per-benchmark detail of alpha).
+    assert!(html.contains("alpha: "));
     let flagged: Vec<&str> = html
         .lines()
         .filter(|l| l.starts_with("<tr class=\"flag\">"))
@@ -783,7 +787,7 @@ fn the_report_shows_failures_figures_timings_and_history() {
     assert!(
         flagged
             .iter()
-            .any(|l| l.contains("lcp_pivots") && l.contains("changed")),
+            .any(|l| l.contains("lcp_pivots") && l.contains("→")),
         "{flagged:?}"
     );
     assert!(

@@ -5,7 +5,9 @@
 //! carries or to a relative file that does not exist, (c) a table (the box
 //! it scrolls in, if any) or a figure wider than the page body, (d) a
 //! table-of-contents entry (a link in `nav`, `.toc`, `#toc` or `#contents`)
-//! without a target. `checks_can_fail` feeds a page with each defect and
+//! without a target, (e) a table shown with the folds closed that scrolls
+//! sideways in its box (issue 20, class 8: the columns a reader compares
+//! are shown, the rest folded). `checks_can_fail` feeds a page with each defect and
 //! asserts each is reported.
 //!
 //! How: the page is copied to a temporary directory with a `<base href>`
@@ -34,7 +36,7 @@ use serde::Deserialize;
 const CHECK_JS: &str = r#"
 window.addEventListener('load', function () {
   var r = {broken_images: [], missing_anchors: [], toc_entries: 0, toc_missing: [],
-           relative_links: [], too_wide: [], body_width: 0, tables: 0, images: 0, error: null};
+           relative_links: [], too_wide: [], scrolls: [], body_width: 0, tables: 0, images: 0, error: null};
   try {
     var body = document.body, cs = getComputedStyle(body), br = body.getBoundingClientRect();
     var left = br.left + parseFloat(cs.paddingLeft) + parseFloat(cs.borderLeftWidth);
@@ -65,6 +67,9 @@ window.addEventListener('load', function () {
       if (b.width === 0 && b.height === 0) return; // not rendered (closed <details>)
       if (b.left < left - 1 || b.right > right + 1)
         r.too_wide.push({what: describe(el), width: b.width, left: b.left - left});
+      var folded = el.closest('details:not([open])') !== null;
+      if (el.tagName === 'TABLE' && box !== el && !folded && box.scrollWidth > box.clientWidth + 1)
+        r.scrolls.push({what: describe(el), width: box.scrollWidth, left: box.clientWidth});
     }
     var imgs = document.images;
     r.images = imgs.length;
@@ -105,6 +110,7 @@ struct Findings {
     toc_missing: Vec<String>,
     relative_links: Vec<String>,
     too_wide: Vec<Wide>,
+    scrolls: Vec<Wide>,
     body_width: f64,
     tables: usize,
     images: usize,
@@ -297,6 +303,12 @@ fn problems(f: &Findings, dir: &Path) -> Vec<String> {
     for href in &f.toc_missing {
         out.push(format!("(d) table-of-contents entry {href} has no target"));
     }
+    for w in &f.scrolls {
+        out.push(format!(
+            "(e) {} scrolls sideways: {:.0} px of columns in a {:.0} px box",
+            w.what, w.width, w.left
+        ));
+    }
     out
 }
 
@@ -392,6 +404,7 @@ fn checks_can_fail() {
 <p><a href="#nowhere">anchor</a> <a href="figures/ok.svg#x">file</a>
 <a href="no-such-file.csv">missing file</a> <a href="https://example.org/">external</a></p>
 <div class="wrap"><table id="wide-wrapped"><tr><td style="min-width:3000px">scrolls in its box</td></tr></table></div>
+<details><summary>folded</summary><div class="wrap"><table id="wide-folded"><tr><td style="min-width:3000px">folded</td></tr></table></div></details>
 <div><table id="wide-in-plain-div"><tr><td style="min-width:3000px">too wide</td></tr></table></div>
 <table id="long-token"><tr><td><code>{long_token}</code></td></tr></table>
 <figure id="wide-figure"><img src="figures/wide.svg" alt="wide"></figure>
@@ -406,7 +419,7 @@ fn checks_can_fail() {
     let found = problems(&f, dir.path());
     let all = found.join("\n");
     assert_eq!(f.error, None);
-    assert_eq!((f.tables, f.images), (3, 4), "{f:?}");
+    assert_eq!((f.tables, f.images), (4, 4), "{f:?}");
     // (a)
     assert_eq!(f.broken_images, ["figures/missing.svg"], "{all}");
     // (b)
@@ -432,6 +445,13 @@ fn checks_can_fail() {
         "a table scrolling in its own box is not too wide: {wide:?}"
     );
     assert_eq!(wide.len(), 4, "{wide:?}");
+    // (e)
+    let scrolling: Vec<&str> = f.scrolls.iter().map(|w| w.what.as_str()).collect();
+    assert_eq!(scrolling.len(), 1, "{scrolling:?}");
+    assert!(
+        scrolling[0].starts_with("table#wide-wrapped"),
+        "{scrolling:?}"
+    );
     // (d)
     assert_eq!(f.toc_entries, 2);
     assert_eq!(f.toc_missing, ["#toc-nowhere"], "{all}");

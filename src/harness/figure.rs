@@ -162,9 +162,102 @@ impl Figure {
     }
 }
 
+impl Figure {
+    /// The sentence that replaces a figure that shows nothing (issue 20,
+    /// class 6), or None: every series with a drawable point is constant in
+    /// y ("torque = 0 N m", each series with its value), or three or more
+    /// series draw the same points (six identical lift curves). Two
+    /// coinciding series are kept: a method over its reference is the
+    /// figure's point.
+    pub fn shows_nothing(&self) -> Option<String> {
+        let drawn: Vec<(&Series, Vec<(f64, f64)>)> = self
+            .series
+            .iter()
+            .map(|s| {
+                let pts: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .copied()
+                    .filter(|(x, y)| x.is_finite() && y.is_finite())
+                    .collect();
+                (s, pts)
+            })
+            .filter(|(_, pts)| pts.len() >= 2)
+            .collect();
+        if drawn.is_empty() {
+            return None;
+        }
+        let unit = self
+            .y
+            .label
+            .rsplit_once('[')
+            .map(|(_, u)| u.trim_end_matches(']').trim().to_string())
+            .filter(|u| !u.is_empty() && u != "-")
+            .map(|u| format!(" {u}"))
+            .unwrap_or_default();
+        let constant = |pts: &[(f64, f64)]| {
+            let (lo, hi) = pts
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p.1), hi.max(p.1))
+                });
+            (hi - lo <= 1e-12 * hi.abs().max(lo.abs())).then_some(lo)
+        };
+        let values: Vec<Option<f64>> = drawn.iter().map(|(_, p)| constant(p)).collect();
+        if values.iter().all(Option::is_some) {
+            let list: Vec<String> = drawn
+                .iter()
+                .zip(&values)
+                .map(|((s, _), v)| {
+                    format!(
+                        "{} = {}{unit}",
+                        s.label,
+                        crate::harness::report::sig(v.unwrap_or(0.0))
+                    )
+                })
+                .collect();
+            return Some(format!(
+                "every series is constant over {}: {}",
+                self.x.label,
+                list.join(", ")
+            ));
+        }
+        let first = &drawn[0].1;
+        if drawn.len() >= 3 && drawn.iter().all(|(_, p)| p == first) {
+            let labels: Vec<&str> = drawn.iter().map(|(s, _)| s.label.as_str()).collect();
+            return Some(format!(
+                "its {} series ({}) draw the same points",
+                drawn.len(),
+                labels.join(", ")
+            ));
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 20, class 6: constant series, and three identical ones, are
+    /// replaced by a sentence; a method over its reference is not.
+    #[test]
+    fn a_figure_of_constants_or_of_identical_curves_shows_nothing() {
+        let x = [0.0, 1.0, 2.0];
+        let mut f = figure(vec![Series::new("torque", &x, &[0.0; 3], Style::Line)]);
+        f.y = Axis::linear("torque [N m]");
+        assert_eq!(
+            f.shows_nothing().as_deref(),
+            Some("every series is constant over x [s]: torque = 0 N m")
+        );
+        let lift = |l: &str| Series::new(l, &x, &[0.0, 1.0, 0.0], Style::Line);
+        f.series = vec![lift("a"), lift("b")];
+        assert_eq!(f.shows_nothing(), None, "a method over its reference");
+        f.series.push(lift("c"));
+        assert!(f.shows_nothing().unwrap().contains("3 series (a, b, c)"));
+        f.series[2] = Series::new("c", &x, &[0.0, 1.0, 0.5], Style::Line);
+        assert_eq!(f.shows_nothing(), None);
+    }
 
     fn figure(series: Vec<Series>) -> Figure {
         Figure {

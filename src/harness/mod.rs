@@ -10,6 +10,7 @@ pub mod clock;
 pub mod figure;
 pub mod history;
 pub mod jobs;
+pub mod kernels;
 pub mod manifest;
 pub mod outcome;
 pub mod plot;

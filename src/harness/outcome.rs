@@ -213,6 +213,9 @@ pub struct RunResult {
     pub manifest: Manifest,
     /// Whether this run appends to the performance history (a full suite run).
     pub record_history: bool,
+    /// The calibration kernel's CPU times and the kernels' instruction
+    /// counts (`harness::kernels`).
+    pub costs: crate::harness::kernels::RunCosts,
 }
 
 impl RunResult {

@@ -11,7 +11,10 @@
 //! - Non-finite points, and non-positive ones on a log axis, are dropped; a
 //!   dropped point breaks the line.
 //! - Log axes ([`LogAxis`]) label powers of ten as 10^k, with 1-2-5 ticks
-//!   when the axis spans fewer than three decades.
+//!   when the axis spans fewer than three decades. A log axis whose data
+//!   span less than [`MIN_LOG_SPAN`] (a decade) is drawn linear
+//!   ([`effective_scales`]): over a fraction of a decade a log axis turns
+//!   round-off into shapes and its ticks read alike.
 //! - A segment longer than [`DECIMATE_ABOVE`] points is reduced per pixel
 //!   column to its first, minimum, maximum and last point (monotone x), or to
 //!   points at least a pixel apart (any x): the drawn curve is the same at
@@ -96,6 +99,36 @@ pub fn render_svg(figure: &Figure, path: &Path) -> Result<(), OutputError> {
         message,
     })?;
     atomic::write_file(path, svg.as_bytes())
+}
+
+/// The smallest ratio of the largest to the smallest drawable value for
+/// which a log axis is drawn as one: a decade.
+pub const MIN_LOG_SPAN: f64 = 10.0;
+
+/// `figure` with each log axis whose drawable data span less than
+/// [`MIN_LOG_SPAN`] turned linear (its label unchanged).
+pub fn effective_scales(figure: &Figure) -> Figure {
+    let span = |values: &mut dyn Iterator<Item = f64>| {
+        let (lo, hi) = values
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        (hi >= lo).then(|| hi / lo)
+    };
+    let mut out = figure.clone();
+    let points = || figure.series.iter().flat_map(|s| s.points.iter());
+    if figure.x.scale == Scale::Log
+        && span(&mut points().map(|p| p.0)).is_some_and(|r| r < MIN_LOG_SPAN)
+    {
+        out.x.scale = Scale::Linear;
+    }
+    if figure.y.scale == Scale::Log
+        && span(&mut points().map(|p| p.1)).is_some_and(|r| r < MIN_LOG_SPAN)
+    {
+        out.y.scale = Scale::Linear;
+    }
+    out
 }
 
 /// One axis after the data are known: scale and range in axis units.
@@ -333,7 +366,15 @@ fn draw_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) ->
 
 /// Renders `figure` to an SVG document.
 pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
+    render_svg_labelled(figure, &[])
+}
+
+/// Renders `figure` with the ticks of the x axis at integer x = i labelled
+/// `x_labels[i]` (e.g. commit hashes; ticks at other values are left
+/// blank). Without labels the ticks show their values.
+pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<String, String> {
     ensure_font()?;
+    let figure = &effective_scales(figure);
     let series = prepare(figure);
     let xs = series.iter().flat_map(|s| {
         s.segments
@@ -387,18 +428,23 @@ pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
         let (chart_area, legend_area) = root.split_horizontally(width - outside_w);
+        let axes = Axes {
+            x: &x,
+            y: &y,
+            x_labels,
+        };
         let (plot_rect, overlays) = match (figure.x.scale, figure.y.scale) {
             (Scale::Linear, Scale::Linear) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.linear(), y.linear())
+                draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.linear())
             }
             (Scale::Log, Scale::Linear) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.log(), y.linear())
+                draw_chart(&chart_area, figure, &series, &axes, x.log(), y.linear())
             }
             (Scale::Linear, Scale::Log) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.linear(), y.log())
+                draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.log())
             }
             (Scale::Log, Scale::Log) => {
-                draw_chart(&chart_area, figure, &series, &x, &y, x.log(), y.log())
+                draw_chart(&chart_area, figure, &series, &axes, x.log(), y.log())
             }
         }?;
         if !series.is_empty() {
@@ -438,14 +484,20 @@ pub fn render_svg_string(figure: &Figure) -> Result<String, String> {
 
 type PixelRect = (std::ops::Range<i32>, std::ops::Range<i32>);
 
+/// The axes' ranges and the x tick labels of a chart.
+struct Axes<'a> {
+    x: &'a AxisRange,
+    y: &'a AxisRange,
+    x_labels: &'a [String],
+}
+
 /// Draws title, mesh, markers and error bars; returns the plot's pixel
 /// rectangle and the lines as SVG polylines (sub-pixel coordinates).
 fn draw_chart<XC, YC>(
     area: &DrawingArea<SVGBackend, Shift>,
     figure: &Figure,
     series: &[PreparedSeries],
-    x: &AxisRange,
-    y: &AxisRange,
+    axes: &Axes,
     x_coord: XC,
     y_coord: YC,
 ) -> Result<(PixelRect, Vec<String>), String>
@@ -460,11 +512,22 @@ where
         .y_label_area_size(Y_LABEL_AREA)
         .build_cartesian_2d(x_coord, y_coord)
         .map_err(draw_error)?;
+    let (x, y) = (axes.x, axes.y);
     let x_span = x.hi - x.lo;
     let y_span = y.hi - y.lo;
-    let x_fmt = |v: &f64| match x.scale {
-        Scale::Linear => linear_tick(*v, x_span),
-        Scale::Log => log_tick(*v, x.log().powers_only()),
+    let x_fmt = |v: &f64| {
+        if !axes.x_labels.is_empty() {
+            let i = v.round();
+            return if (v - i).abs() < 1e-9 && i >= 0.0 {
+                axes.x_labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            };
+        }
+        match x.scale {
+            Scale::Linear => linear_tick(*v, x_span),
+            Scale::Log => log_tick(*v, x.log().powers_only()),
+        }
     };
     let y_fmt = |v: &f64| match y.scale {
         Scale::Linear => linear_tick(*v, y_span),
@@ -513,6 +576,14 @@ where
                 seg.clone()
             };
             match s.style {
+                // A one-point segment of a line draws no polyline (its
+                // marker, if any, is drawn below).
+                Style::Line
+                | Style::LineMarkers
+                | Style::Dashed
+                | Style::DashedOver
+                | Style::Arrow
+                    if points.len() < 2 => {}
                 Style::Line | Style::LineMarkers | Style::Arrow => {
                     overlays.push(px.polyline(&points, color, LINE_WIDTH, None));
                 }
@@ -695,88 +766,4 @@ fn unique_pixels(seg: &[(f64, f64)], pixels: &[(i32, i32)]) -> Vec<(f64, f64)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::harness::figure::{Axis, Series};
-
-    #[test]
-    fn figures_without_drawable_data_still_render() {
-        let empty = Figure {
-            name: "e".into(),
-            title: "Nothing to draw".into(),
-            x: Axis::log("dt [s]"),
-            y: Axis::log("error [m]"),
-            series: Vec::new(),
-            caption: String::new(),
-        };
-        assert!(
-            render_svg_string(&empty)
-                .unwrap()
-                .contains("Nothing to draw")
-        );
-        let bad = Figure {
-            series: vec![Series::new(
-                "all bad",
-                &[0.0, -1.0, f64::NAN],
-                &[1.0, 2.0, 3.0],
-                Style::Line,
-            )],
-            ..empty
-        };
-        let svg = render_svg_string(&bad).unwrap();
-        assert!(svg.contains("all bad (no drawable data)"));
-    }
-
-    #[test]
-    fn a_group_shares_one_colour_and_other_series_cycle_on() {
-        let x = [0.0, 1.0];
-        let figure = Figure {
-            name: "g".into(),
-            title: "Groups".into(),
-            x: Axis::linear("x [m]"),
-            y: Axis::linear("y [m]"),
-            series: vec![
-                Series::new("a", &x, &x, Style::Line).grouped(7),
-                Series::new("b", &x, &x, Style::Line),
-                Series::new("a (reference)", &x, &x, Style::Dashed).grouped(7),
-                Series::new("c", &x, &x, Style::Line).grouped(3),
-                Series::new("d", &x, &x, Style::Line),
-            ],
-            caption: String::new(),
-        };
-        assert_eq!(colour_slots(&figure), vec![0, 1, 0, 2, 3]);
-        let prepared = prepare(&figure);
-        assert_eq!(prepared[0].color, prepared[2].color);
-        assert_eq!(prepared[0].shape, prepared[2].shape);
-        assert_eq!(prepared[3].color, PALETTE[2]);
-        assert_eq!(prepared[4].color, PALETTE[3]);
-        // Without groups, colours follow the series index as before.
-        let plain = Figure {
-            series: (0..10)
-                .map(|i| Series::new(format!("s{i}"), &x, &x, Style::Line))
-                .collect(),
-            ..figure
-        };
-        assert_eq!(colour_slots(&plain), (0..10).collect::<Vec<_>>());
-        assert_eq!(prepare(&plain)[9].color, PALETTE[1]);
-    }
-
-    #[test]
-    fn decimation_keeps_extremes_of_a_long_monotone_series() {
-        let n = 100_000;
-        let seg: Vec<(f64, f64)> = (0..n)
-            .map(|i| (i as f64, (i as f64 * 0.01).sin()))
-            .collect();
-        let pixels: Vec<(i32, i32)> = seg
-            .iter()
-            .map(|p| ((p.0 / n as f64 * 700.0) as i32, 0))
-            .collect();
-        let out = decimate(&seg, &pixels);
-        assert!(out.len() <= 4 * 701, "{}", out.len());
-        let max = out.iter().map(|p| p.1).fold(f64::MIN, f64::max);
-        let min = out.iter().map(|p| p.1).fold(f64::MAX, f64::min);
-        assert!(max > 0.99999 && min < -0.99999);
-        assert_eq!(out.first(), seg.first());
-        assert_eq!(out.last(), seg.last());
-    }
-}
+mod tests;

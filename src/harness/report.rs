@@ -13,7 +13,7 @@
 //! studies of this run only (after `--only a`, study `a` alone).
 //!
 //! Figure files: `figures/<study>-<figure>.svg` (a numeric suffix makes a
-//! clash unique) and `figures/history/<study>.svg`.
+//! clash unique) and `figures/history/summary.svg`.
 
 mod doc;
 mod findings;
@@ -47,12 +47,30 @@ pub struct RenderedFigure {
     pub caption: String,
     /// Why it could not be drawn (the report says so in its place).
     pub error: Option<String>,
+    /// The sentence that stands in its place when it shows nothing
+    /// ([`Figure::shows_nothing`]): no SVG is written.
+    pub replaced: Option<String>,
 }
 
 /// Renders `figure` into the staging figures directory as `relative`
 /// (below `figures/`). Drawing errors are kept for the page; I/O errors
 /// abort.
+/// A study figure that shows nothing ([`Figure::shows_nothing`]) is
+/// replaced by its sentence.
 fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigure, OutputError> {
+    render_labelled(stage, relative, figure, &[], figure.shows_nothing())
+}
+
+/// [`render`] with labels on the x axis's integer ticks, replaced by
+/// `replaced` when given (the history's figure is always drawn: flat lines
+/// are its news).
+fn render_labelled(
+    stage: &Path,
+    relative: &str,
+    figure: &Figure,
+    x_labels: &[String],
+    replaced: Option<String>,
+) -> Result<RenderedFigure, OutputError> {
     let path = stage.join(relative);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| OutputError::Io {
@@ -63,8 +81,10 @@ fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigur
     let problems = figure.problems();
     let error = if !problems.is_empty() {
         Some(problems.join("; "))
+    } else if replaced.is_some() {
+        None
     } else {
-        match plot::render_svg_string(figure) {
+        match plot::render_svg_labelled(figure, x_labels) {
             Ok(svg) => {
                 atomic::write_plain(&path, svg.as_bytes())?;
                 None
@@ -77,6 +97,7 @@ fn render(stage: &Path, relative: &str, figure: &Figure) -> Result<RenderedFigur
         title: figure.title.clone(),
         caption: figure.caption.clone(),
         error,
+        replaced,
     })
 }
 
@@ -92,12 +113,12 @@ fn unique_stem(taken: &mut BTreeSet<String>, stem: String) -> String {
 }
 
 /// Builds the document; `figures[i]` are the rendered figures of study `i`,
-/// `history_figures` the rendered history figure of each study.
+/// `history_summary` the rendered summary figure of the history.
 pub fn document(
     run: &RunResult,
     history: &History,
     figures: &[Vec<RenderedFigure>],
-    history_figures: &[(String, RenderedFigure)],
+    history_summary: Option<&RenderedFigure>,
 ) -> Document {
     let mut doc = Document {
         title: format!("contact-harness report: {}", run.suite),
@@ -115,7 +136,7 @@ pub fn document(
             &mut figure_number,
         );
     }
-    perf::section(&mut doc, run, history, history_figures);
+    perf::section(&mut doc, run, history, history_summary);
     sections::footer(&mut doc, &run.manifest);
     doc
 }
@@ -142,13 +163,18 @@ pub fn write_report(
         }
         figures.push(rendered);
     }
-    let mut history_figures = Vec::new();
-    for (study, figure) in perf::history_figures(history) {
-        let rendered = render(staged.path(), &format!("history/{study}.svg"), &figure)?;
-        history_figures.push((study, rendered));
-    }
+    let summary = match perf::history_summary(run, history) {
+        Some((figure, labels)) => Some(render_labelled(
+            staged.path(),
+            "history/summary.svg",
+            &figure,
+            &labels,
+            None,
+        )?),
+        None => None,
+    };
     staged.commit()?;
-    let doc = document(run, history, &figures, &history_figures);
+    let doc = document(run, history, &figures, summary.as_ref());
     atomic::write_file(
         &report_dir.join("index.html"),
         html::render(&doc).as_bytes(),

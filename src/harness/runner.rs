@@ -561,6 +561,8 @@ pub struct RunOptions {
     pub command: String,
     /// Replaces every study's job time limit when set (`--time-limit`).
     pub time_limit: Option<Duration>,
+    /// Measure the kernels' instruction counts (off: `--no-kernels`).
+    pub kernels: bool,
 }
 
 /// Why a run did not produce its results.
@@ -588,15 +590,27 @@ pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // The calibration kernel is timed before and after the jobs: the unit
+    // of the run's CPU times (harness::kernels::calibration).
+    let workers = rayon::current_num_threads();
+    let calibration = crate::harness::kernels::calibration::sample(workers);
     let studies = execute(&planned);
+    let calibration = calibration.merged(crate::harness::kernels::calibration::sample(workers));
     let spec_json = serde_json::Value::Array(planned.iter().map(spec_to_json).collect());
     let manifest =
         crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
+    let record_history = options.only.is_empty() && !debug_build();
+    let kernels =
+        crate::harness::kernels::measure_for_run(record_history, &suite, options.kernels, workers);
     let run = RunResult {
         suite,
         studies,
         manifest,
-        record_history: options.only.is_empty() && !debug_build(),
+        record_history,
+        costs: crate::harness::kernels::RunCosts {
+            calibration,
+            kernels,
+        },
     };
     crate::harness::results::write_run(&options.out, &run)?;
     let history_path = options.out.join("history").join("history.csv");

@@ -7,6 +7,7 @@
 pub mod bdf_contact;
 pub mod event_driven;
 pub mod events;
+pub mod moreau;
 pub mod newmark;
 pub mod rk;
 

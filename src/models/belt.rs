@@ -20,6 +20,10 @@
 
 use std::f64::consts::{PI, TAU};
 
+use crate::integrators::moreau::{
+    ContactLaw, IterationMatrix, MoreauProblem, NormalLaw, SlipCoefficient,
+};
+
 /// The belt system's data (SI units).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Belt {
@@ -42,6 +46,85 @@ impl Belt {
     /// Kinetic plus spring energy [J].
     pub fn energy(&self, x: f64, v: f64) -> f64 {
         0.5 * self.mass * v * v + 0.5 * self.stiffness * x * x
+    }
+}
+
+/// The belt's iteration matrix W = m + th^2 h^2 k (a number).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BeltIteration(pub f64);
+
+impl IterationMatrix for BeltIteration {
+    fn solve_in_place(&self, x: &mut [f64]) {
+        x[0] /= self.0;
+    }
+}
+
+/// H of the one contact: the slip u = v - v_b along the belt (row 0); no
+/// second tangential direction, no normal row (the normal force is given).
+const BELT_ROWS: [[f64; 1]; 3] = [[1.0], [0.0], [0.0]];
+
+/// The belt as a [`MoreauProblem`]: one DOF x, M = m, B = 0, K = k, no
+/// load; one contact on a line whose local velocity is the slip
+/// u = v - v_b (the support's drift -v_b) and whose normal force N is
+/// prescribed.
+impl MoreauProblem for Belt {
+    type Iteration = BeltIteration;
+
+    fn dofs(&self) -> usize {
+        1
+    }
+
+    fn iteration_matrix(&self, h: f64, th: f64) -> Result<BeltIteration, String> {
+        let w = self.mass + th * th * h * h * self.stiffness;
+        if w.is_finite() && w > 0.0 {
+            Ok(BeltIteration(w))
+        } else {
+            Err(format!("Moreau: the belt's iteration matrix is {w}"))
+        }
+    }
+
+    fn stiffness_mul(&self, x: &[f64], y: &mut [f64]) {
+        y[0] = self.stiffness * x[0];
+    }
+
+    fn damping_mul(&self, _x: &[f64], y: &mut [f64]) {
+        y[0] = 0.0;
+    }
+
+    fn load_vector(&self) -> &[f64] {
+        &[0.0]
+    }
+
+    fn load_factor(&self, _t: f64) -> f64 {
+        0.0
+    }
+
+    fn contact_count(&self) -> usize {
+        1
+    }
+
+    fn contact_dofs(&self) -> &[usize] {
+        &[0]
+    }
+
+    fn contact_row(&self, _j: usize, r: usize) -> &[f64] {
+        &BELT_ROWS[r]
+    }
+
+    fn contact_kinematics(&self, _j: usize, _q: &[f64], v: &[f64]) -> (f64, [f64; 3]) {
+        (0.0, [v[0] - self.belt_speed, 0.0, 0.0])
+    }
+
+    fn contact_drift(&self, _j: usize) -> Option<[f64; 3]> {
+        Some([-self.belt_speed, 0.0, 0.0])
+    }
+
+    fn contact_law(&self, _j: usize) -> ContactLaw {
+        ContactLaw {
+            normal: NormalLaw::Prescribed(self.normal_force),
+            planar: false,
+            slip_coefficient: SlipCoefficient::StepEnd,
+        }
     }
 }
 
@@ -388,6 +471,70 @@ mod tests {
             belt_speed: 0.1,
             normal_force: 9.81,
         }
+    }
+
+    fn coulomb() -> crate::contact::friction::FrictionLaw {
+        crate::contact::friction::FrictionLaw::Coulomb(crate::contact::friction::Coulomb {
+            static_coefficient: 0.15,
+            kinetic_coefficient: 0.1,
+        })
+    }
+
+    /// One step of the shared Moreau stepper on the belt from (x, v).
+    fn moreau(b: &Belt, x: f64, v: f64, dt: f64) -> (f64, f64, f64, bool) {
+        use crate::integrators::moreau::{MoreauState, MoreauStepper};
+        let mut stepper = MoreauStepper::new(b, coulomb(), dt).expect("stepper");
+        let mut state = MoreauState::new(vec![x], vec![v], 1);
+        stepper.step(&mut state).expect("step");
+        (
+            state.q[0],
+            state.v[0],
+            state.impulses[0][0],
+            stepper.stuck(0),
+        )
+    }
+
+    /// Sticking holds the mass on the belt while the spring force is below
+    /// the static limit, and the impulse is what keeps it there; beyond the
+    /// limit it slips with the kinetic impulse.
+    #[test]
+    fn a_stuck_moreau_step_moves_with_the_belt() {
+        let (_, v, p, stuck) = moreau(&belt(), 0.01, 0.1, 1e-3);
+        assert!(stuck);
+        // v+ = v_free + P / W with P = -W (v_free - v_b): v_b to round-off.
+        assert!((v - 0.1).abs() <= 4.0 * f64::EPSILON * 0.1, "{v}");
+        // The spring force at the midpoint x = 0.01005 m is balanced.
+        assert!((p / 1e-3 - 20.0 * 0.01005).abs() < 1e-9, "{p}");
+        // Beyond the limit (k x = 1.6 N > 0.15 * 9.81 = 1.47 N) it slips.
+        let (_, v, p, stuck) = moreau(&belt(), 0.08, 0.1, 1e-3);
+        assert!(!stuck && v < 0.1, "{v}");
+        assert!((p / 1e-3 - 0.1 * 9.81).abs() < 1e-12, "{p}");
+    }
+
+    /// Over a run of the shared stepper the discrete energy balance with
+    /// W = sum P v_b and D = -sum P (v_th - v_b) closes to round-off and
+    /// the dissipation never decreases.
+    #[test]
+    fn the_moreau_energy_balance_is_exact() {
+        use crate::integrators::moreau::{MoreauState, MoreauStepper};
+        let b = belt();
+        let mut stepper = MoreauStepper::new(&b, coulomb(), 5e-4).expect("stepper");
+        let mut s = MoreauState::new(vec![0.0], vec![0.1], 1);
+        let (mut d, mut w, mut stuck) = (0.0f64, 0.0, 0);
+        let e0 = b.energy(s.q[0], s.v[0]);
+        for _ in 0..20000 {
+            let v = s.v[0];
+            stepper.step(&mut s).expect("step");
+            let p = s.impulses[0][0];
+            let d_new = d - p * (0.5 * (v + s.v[0]) - 0.1);
+            assert!(d_new >= d - 1e-15, "dissipation decreased");
+            d = d_new;
+            w += p * 0.1;
+            stuck += usize::from(stepper.stuck(0));
+        }
+        assert!(stuck > 0 && stuck < 20000, "{stuck} stuck steps");
+        let e = b.energy(s.q[0], s.v[0]);
+        assert!((e - e0 - (w - d)).abs() < 1e-12, "{}", e - e0 - (w - d));
     }
 
     /// The cycle from a stuck start matches the closed-form limit cycle of

@@ -44,7 +44,8 @@
 //! (with zero clearance it was about acceleration x first step).
 //!
 //! The elastic force F_e(delta) follows one of two laws
-//! ([`StiffnessLaw`]); the damping factor above multiplies it
+//! ([`StiffnessLaw`], in `crate::contact::normal` with the damping law,
+//! [`lankarani_nikravesh`]); the damping factor above multiplies it
 //! (F_N = F_e(delta) [1 + ...]), whichever it is.
 //!
 //! *Point* (sphere-in-sphere Hertz contact, the law before issue 16): the
@@ -74,7 +75,8 @@
 //! & Ambrosio (Nonlinear Dyn. 63 (2011) 681-697; their own regression law
 //! is not used here: its coefficients could not be checked against the
 //! paper). delta(F) is explicit; F(delta) is found by Newton's method on
-//! s = ln(4 pi L E* c / F) (monotone convergence, see [`line_contact_force`]).
+//! s = ln(4 pi L E* c / F) (monotone convergence, see
+//! [`crate::contact::normal::line_contact_force`]).
 //! The relation is increasing only while ln(4 pi L E* c / F) > 2 (it turns
 //! back at F = 4 pi L E* c / e^2, where the Hertz half-width
 //! a = (4 F R r / (pi L E* c))^(1/2) would be 1.5 r: no Hertz theory
@@ -88,7 +90,8 @@
 //! through the logarithm. Friction: a regularised Coulomb law along the
 //! tangent t = (-n_y, n_x), F_T = -mu F_N tanh(v_t / v_0), v_t the
 //! tangential relative velocity of the contact points (Ambrosio's smoothing
-//! of the sign function; v_0 small). The force -F_N n + F_T t acts on the
+//! of the sign function; v_0 small:
+//! [`SmoothedCoulomb`] in `crate::contact::friction`). The force -F_N n + F_T t acts on the
 //! journal and the opposite force on the bearing, both at the midpoint of
 //! the two contact points r_J + r n and r_B + R n (Newton's third law with
 //! one line of action: applied at their own contact points, which are
@@ -98,6 +101,8 @@ use std::cell::{Cell, RefCell};
 
 use nalgebra::Vector2;
 
+use crate::contact::friction::SmoothedCoulomb;
+use crate::contact::normal::{StiffnessLaw, lankarani_nikravesh};
 use crate::multibody::body::{Point, apply_force};
 
 /// The default reference speed v_ref of the damping law [m/s] (see the
@@ -142,110 +147,6 @@ pub struct ContactState {
     pub friction_force: f64,
     /// Tangential relative speed v_t [m/s].
     pub sliding_speed: f64,
-}
-
-/// The elastic force law of the journal bearing (module doc).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum StiffnessLaw {
-    /// Sphere-in-sphere Hertz contact, F_e = K delta^1.5; K [N/m^1.5].
-    Point {
-        /// K [N/m^1.5].
-        stiffness: f64,
-    },
-    /// Johnson's line contact of a journal of length L in its bearing.
-    Cylindrical {
-        /// Bearing length L [m].
-        length: f64,
-        /// Contact modulus E* [Pa], 1/E* = sum of (1 - nu^2) / E.
-        modulus: f64,
-        /// Radial clearance c = R - r > 0 [m].
-        clearance: f64,
-    },
-}
-
-impl StiffnessLaw {
-    /// The elastic force F_e(delta) [N]; zero for delta <= 0.
-    pub fn force(&self, delta: f64) -> f64 {
-        if delta <= 0.0 {
-            return 0.0;
-        }
-        match *self {
-            Self::Point { stiffness } => stiffness * delta.powf(1.5),
-            Self::Cylindrical {
-                length,
-                modulus,
-                clearance,
-            } => line_contact_force(delta, length, modulus, clearance),
-        }
-    }
-
-    /// The inverse: the penetration at which the elastic force is F >= 0
-    /// (the deepest penetration the law allows at a force F) [m].
-    pub fn penetration(&self, force: f64) -> f64 {
-        if force <= 0.0 {
-            return 0.0;
-        }
-        match *self {
-            Self::Point { stiffness } => (force / stiffness).powf(2.0 / 3.0),
-            Self::Cylindrical {
-                length,
-                modulus,
-                clearance,
-            } => {
-                let k = std::f64::consts::PI * length * modulus;
-                let f1 = 4.0 * k * clearance / E3;
-                if force >= f1 {
-                    8.0 * clearance / E3 + (force - f1) / k
-                } else {
-                    force / k * ((4.0 * k * clearance / force).ln() - 1.0)
-                }
-            }
-        }
-    }
-}
-
-/// e^3: the end of the line-contact relation's range (module doc).
-const E3: f64 = 20.085_536_923_187_668;
-
-/// Johnson's line-contact force at penetration delta > 0 for a journal of
-/// length L in a bearing with clearance c > 0, contact modulus E*: the root
-/// F of delta = F / k (ln(4 k c / F) - 1), k = pi L E*, while delta <
-/// delta_1 = 8 c / e^3; beyond, the tangent continuation F_1 + k (delta -
-/// delta_1) (module doc). The root: with s = ln(4 k c / F) >= 3, phi(s) =
-/// ln(s - 1) - s - ln(delta / (4 c)) = 0 is concave and decreasing, so
-/// Newton's method from s = 3 (phi >= 0 there) lands right of the root
-/// and then decreases to it monotonically, quadratically.
-pub fn line_contact_force(delta: f64, length: f64, modulus: f64, clearance: f64) -> f64 {
-    let k = std::f64::consts::PI * length * modulus;
-    let delta1 = 8.0 * clearance / E3;
-    if delta >= delta1 {
-        return 4.0 * k * clearance / E3 + k * (delta - delta1);
-    }
-    let y = (delta / (4.0 * clearance)).ln();
-    let mut s = 3.0f64;
-    for _ in 0..100 {
-        let phi = (s - 1.0).ln() - s - y;
-        let step = phi / (1.0 / (s - 1.0) - 1.0);
-        s -= step;
-        if step.abs() <= 1e-15 * s {
-            break;
-        }
-    }
-    4.0 * k * clearance * (-s).exp()
-}
-
-/// The contact modulus E* of two bodies of the same material:
-/// 1/E* = 2 (1 - nu^2) / E [Pa].
-pub fn contact_modulus(e: f64, nu: f64) -> f64 {
-    e / (2.0 * (1.0 - nu * nu))
-}
-
-/// The Hertz-type stiffness of the point law (see the module doc) for
-/// radii R > r and the elastic constants of both bodies.
-pub fn hertz_stiffness(bearing_radius: f64, journal_radius: f64, e: f64, nu: f64) -> f64 {
-    let sigma = (1.0 - nu * nu) / e;
-    4.0 / (3.0 * 2.0 * sigma)
-        * (bearing_radius * journal_radius / (bearing_radius - journal_radius)).sqrt()
 }
 
 /// A journal-bearing contact with its impact-speed memory.
@@ -374,9 +275,17 @@ impl ClearanceJoint {
             }
         };
         s.sliding_speed = t.dot(&(point_velocity(&p.journal, cj) - point_velocity(&p.bearing, cb)));
-        s.normal_force = (p.law.force(delta) * self.hysteresis(s.penetration_speed)).max(0.0);
-        s.friction_force =
-            -p.friction * s.normal_force * (s.sliding_speed / p.friction_speed).tanh();
+        s.normal_force = lankarani_nikravesh(
+            p.law.force(delta),
+            p.restitution,
+            s.penetration_speed,
+            self.damping_speed(),
+        );
+        s.friction_force = SmoothedCoulomb {
+            coefficient: p.friction,
+            speed: p.friction_speed,
+        }
+        .force(s.normal_force, s.sliding_speed);
         s
     }
 
@@ -466,6 +375,7 @@ impl ClearanceJoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contact::normal::hertz_stiffness;
 
     fn joint(friction: f64) -> ClearanceJoint {
         ClearanceJoint::new(JournalBearing {
@@ -623,96 +533,5 @@ mod tests {
         };
         assert!((s.normal_force - k * delta.powf(1.5)).abs() < 1e-9 * s.normal_force);
         assert_eq!(s.friction_force, 0.0);
-    }
-    /// Johnson's line contact for the slider-crank's bearing (L = 10 mm,
-    /// steel E = 207 GPa, nu = 0.3, c = 0.05 mm): E* = E / (2 (1 - nu^2))
-    /// = 1.1374e11 Pa, k = pi L E* = 3.5731e9 N/m; at F = 1000 N the
-    /// published relation gives delta = F / k (ln(4 k c / F) - 1) =
-    /// 1.5593497e-6 m (evaluated by hand, outside this code), and the law
-    /// returns 1000 N there; its inverse agrees over six decades.
-    #[test]
-    fn line_contact_matches_johnson() {
-        let (l, e_star, c) = (0.01, contact_modulus(207e9, 0.3), 5e-5);
-        assert!((e_star - 1.137_362_637e11).abs() < 1e2);
-        let f = line_contact_force(1.559_349_7e-6, l, e_star, c);
-        assert!((f - 1000.0).abs() < 1e-4, "{f}");
-        let law = StiffnessLaw::Cylindrical {
-            length: l,
-            modulus: e_star,
-            clearance: c,
-        };
-        for force in [1e-2, 1.0, 1e2, 1e4, 3e4, 1e5, 1e6] {
-            let d = law.penetration(force);
-            assert!((law.force(d) - force).abs() < 1e-10 * force, "{force}");
-        }
-    }
-
-    /// Continuous at delta = 0 (zero force, and a force that vanishes with
-    /// delta), increasing, and continuous with its slope where the tangent
-    /// continuation begins (delta_1 = 8 c / e^3).
-    #[test]
-    fn line_contact_is_continuous_and_monotone() {
-        let (l, e_star, c) = (0.01, contact_modulus(207e9, 0.3), 5e-5);
-        let law = StiffnessLaw::Cylindrical {
-            length: l,
-            modulus: e_star,
-            clearance: c,
-        };
-        assert_eq!(law.force(0.0), 0.0);
-        assert_eq!(law.force(-1e-6), 0.0);
-        assert!(law.force(1e-15) < 1e-4, "{}", law.force(1e-15));
-        let mut last = 0.0;
-        for i in 1..=4000 {
-            let d = 2e-5 * 1.5 * f64::from(i) / 4000.0;
-            let f = law.force(d);
-            assert!(f > last, "delta {d}: {f} after {last}");
-            last = f;
-        }
-        let d1 = 8.0 * c / E3;
-        let k = std::f64::consts::PI * l * e_star;
-        let h = 1e-12;
-        let (below, at, above) = (law.force(d1 - h), law.force(d1), law.force(d1 + h));
-        assert!(
-            (at - below - k * h).abs() < 1e-3 * k * h,
-            "{}",
-            (at - below) / h / k
-        );
-        assert!((above - at - k * h).abs() < 1e-6 * k * h);
-    }
-
-    /// At a fixed penetration the cylindrical law's force stays finite as
-    /// the clearance closes (it tends to pi L E* delta, reached within
-    /// 4 c / (e^3 delta) relative), while the point
-    /// law's K delta^1.5 grows like c^(-1/2).
-    #[test]
-    fn line_contact_stays_finite_as_the_clearance_closes() {
-        let (r_b, l, e, nu, delta) = (0.01, 0.01, 207e9, 0.3, 1e-6);
-        let e_star = contact_modulus(e, nu);
-        let k = std::f64::consts::PI * l * e_star;
-        let mut point = Vec::new();
-        for c in [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9] {
-            let cyl = StiffnessLaw::Cylindrical {
-                length: l,
-                modulus: e_star,
-                clearance: c,
-            }
-            .force(delta);
-            assert!(cyl > 0.0 && cyl <= k * delta, "c {c}: {cyl}");
-            let p = StiffnessLaw::Point {
-                stiffness: hertz_stiffness(r_b, r_b - c, e, nu),
-            }
-            .force(delta);
-            point.push(p);
-            // Past delta_1 = 8 c / e^3: F = k (delta - 4 c / e^3) -> k delta.
-            if delta >= 8.0 * c / E3 {
-                let exact = k * (delta - 4.0 * c / E3);
-                assert!((cyl - exact).abs() < 1e-12 * exact, "c {c}: {cyl}");
-            }
-        }
-        // Point law: a factor sqrt(10) per decade of clearance (r = R - c
-        // moves it by 0.5 % at c = 0.1 mm).
-        for w in point.windows(2) {
-            assert!((w[1] / w[0] / 10f64.sqrt() - 1.0).abs() < 1e-2, "{w:?}");
-        }
     }
 }

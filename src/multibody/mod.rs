@@ -14,10 +14,10 @@ pub mod constraints;
 pub mod contact;
 pub mod system;
 
+pub use crate::contact::normal::{
+    StiffnessLaw, contact_modulus, hertz_stiffness, line_contact_force,
+};
 pub use body::{Body, Point};
 pub use constraints::{Constraint, Driving, PrismaticGround, Revolute};
-pub use contact::{
-    ClearanceJoint, ContactState, JournalBearing, StiffnessLaw, contact_modulus, hertz_stiffness,
-    line_contact_force,
-};
+pub use contact::{ClearanceJoint, ContactState, JournalBearing};
 pub use system::{Baumgarte, Dynamics, Formulation, Mechanism, MechanismError, Work};

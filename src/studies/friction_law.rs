@@ -11,7 +11,8 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study, StudySummary};
 use crate::harness::table::Table;
-use crate::studies::stick_slip::spec::{BeltLaw, Ctx, LawToml, law};
+use crate::studies::keys::KeyCtx as Ctx;
+use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
 
 use serde::Deserialize;
 
@@ -37,7 +38,7 @@ struct SpeedsToml {
 /// One validated case: the speeds and the laws.
 struct CaseConfig {
     speeds: Vec<f64>,
-    laws: Vec<(String, String, BeltLaw)>,
+    laws: Vec<(String, String, FrictionSpec)>,
     compare_at: f64,
     /// Per law (in law order), the reference tabulation drawn in the
     /// figure: (v, f) from `figure_reference`'s column of the law's label
@@ -119,7 +120,7 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
             ));
         }
         let parsed = law(ctx, &at, &l)?;
-        if matches!(parsed, BeltLaw::LuGre(_)) {
+        if matches!(parsed, FrictionSpec::LuGre(_)) {
             return Err(ctx.err(
                 &format!("{at}.law"),
                 "\"lugre\"",
@@ -150,7 +151,7 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
 fn figure_reference(
     ctx: &Ctx,
     path: &str,
-    laws: &[(String, String, BeltLaw)],
+    laws: &[(String, String, FrictionSpec)],
 ) -> Result<Vec<Curve>, InputError> {
     let file = ctx
         .file
@@ -280,7 +281,7 @@ impl Study for FrictionLawStudy {
         _progress: &indicatif::ProgressBar,
     ) -> Result<MethodOutput, SolverError> {
         let cfg = &self.cases[case];
-        let (_, _, BeltLaw::Memoryless(l)) = &cfg.laws[method] else {
+        let (_, _, FrictionSpec::Memoryless(l)) = &cfg.laws[method] else {
             return Err(SolverError::Other {
                 method: cfg.laws[method].0.clone(),
                 message: "not a memoryless law".into(),

@@ -5,6 +5,7 @@
 pub mod friction_law;
 pub mod gap_system;
 pub(crate) mod keys;
+pub(crate) mod shared;
 pub mod shrouded_blades;
 pub mod slider_crank;
 pub mod stick_slip;

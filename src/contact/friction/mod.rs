@@ -8,8 +8,9 @@
 //!
 //! - **regularised** laws ([`LawClass::Regularized`]): f is continuous with
 //!   f(0) = 0, so T is a continuous function of c and the equations of
-//!   motion are an ODE (stiff when f rises steeply): [`Tanh`], [`Adams`],
-//!   [`MicroSlip`];
+//!   motion are an ODE (stiff when f rises steeply): [`Tanh`] (and
+//!   [`SmoothedCoulomb`], the same law given by its transition speed),
+//!   [`Adams`], [`MicroSlip`];
 //! - **set-valued** laws ([`LawClass::SetValued`]): f(0+) > 0; at s = 0 the
 //!   force is anything with |T| <= N f_stick (true sticking), so the
 //!   equations of motion are a differential inclusion, solved by time
@@ -29,7 +30,7 @@ mod set_valued;
 
 pub use exponential::{AnsysExponential, Stribeck};
 pub use lugre::LuGre;
-pub use regularized::{Adams, MicroSlip, Tanh};
+pub use regularized::{Adams, MicroSlip, SmoothedCoulomb, Tanh};
 pub use set_valued::Coulomb;
 
 /// How a law behaves at zero slip.
@@ -123,6 +124,19 @@ impl FrictionLaw {
         }
     }
 
+    /// The friction force T = -N f(s) c / s, s = |c|, in a contact plane
+    /// (0 at c = 0, and for N = 0): a regularised law, or a set-valued law
+    /// away from c = 0 (without a sticking limit).
+    #[inline]
+    pub fn planar_force(&self, normal: f64, slip: [f64; 2]) -> [f64; 2] {
+        let s = (slip[0] * slip[0] + slip[1] * slip[1]).sqrt();
+        if s == 0.0 || normal == 0.0 {
+            return [0.0, 0.0];
+        }
+        let k = -normal * self.coefficient(s) / s;
+        [k * slip[0], k * slip[1]]
+    }
+
     /// dT/dc of [`FrictionLaw::force`] at c != 0 (at c = 0 for a regularised
     /// law, the limit).
     pub fn force_slope(&self, normal: f64, slip: f64) -> f64 {
@@ -213,6 +227,25 @@ mod tests {
             }
             assert_eq!(law.force(9.81, 0.0), 0.0);
         }
+    }
+
+    /// In the plane, friction opposes the slip with magnitude N f(s), and
+    /// vanishes at zero slip even for a set-valued law.
+    #[test]
+    fn planar_friction_opposes_the_slip() {
+        let law = FrictionLaw::Tanh(Tanh {
+            static_coefficient: 0.2,
+            sharpness: 2e4,
+        });
+        let c = [3e-5, -4e-5];
+        let t = law.planar_force(2.0, c);
+        assert!(t[0] * c[0] + t[1] * c[1] < 0.0);
+        let mag = t[0].hypot(t[1]);
+        assert!((mag - 2.0 * law.coefficient(5e-5)).abs() < 1e-15);
+        assert!((t[0] * c[1] - t[1] * c[0]).abs() < 1e-20, "parallel");
+        let coulomb = FrictionLaw::Constant { mu: 0.2 };
+        assert_eq!(coulomb.planar_force(2.0, [0.0, 0.0]), [0.0, 0.0]);
+        assert!((coulomb.planar_force(2.0, [1e-9, 0.0])[0] + 0.4).abs() < 1e-15);
     }
 
     /// Regularised laws vanish at zero slip; set-valued ones stick up to

@@ -24,6 +24,27 @@ impl Tanh {
     }
 }
 
+/// Coulomb's law regularised by tanh over a transition speed v_0:
+/// T = -mu N tanh(c / v_0) (Ambrosio's smoothing of sign(c), the friction
+/// of the slider-crank's clearance joint). It is [`Tanh`] with f_s = mu and
+/// k = 1 / v_0, given by its speed: dividing by v_0 (not multiplying by
+/// 1 / v_0) is the evaluation the joint has always used.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SmoothedCoulomb {
+    /// mu [-].
+    pub coefficient: f64,
+    /// v_0 [m/s] (> 0).
+    pub speed: f64,
+}
+
+impl SmoothedCoulomb {
+    /// The force T = -mu N tanh(c / v_0) at normal force N and slip c [N].
+    #[inline]
+    pub fn force(&self, normal: f64, slip: f64) -> f64 {
+        -self.coefficient * normal * (slip / self.speed).tanh()
+    }
+}
+
 /// The MSC.ADAMS-type law (a "magic formula"; the seed after MSC Software
 /// 2000): f = f_s sin(C atan(B s - E (B s - atan(B s)))). It rises from 0
 /// to its peak f_s where C atan(...) = pi/2 and decays towards

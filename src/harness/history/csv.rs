@@ -153,9 +153,87 @@ pub fn commit_label(commit: &str, dirty: bool) -> String {
 
 /// The rows a run contributes: per study, per successful case, per method,
 /// `wall_s`, `cpu_s` (when finite, with its spread) and every counter; never
-/// the stats. Every row carries [`TIMING_METHOD`] and the manifest's
-/// profile, rustc, host and CPU.
+/// the stats; then the calibration kernel's `cpu_s` (median of its samples,
+/// half range as spread) and every measured kernel's `instructions`,
+/// `estimated_cycles` and counters ([`cost_rows`]). Every row carries the
+/// manifest's profile, rustc, host and CPU; times [`TIMING_METHOD`].
 pub fn run_rows(run: &RunResult) -> Vec<HistoryRow> {
+    let mut rows = timing_rows(run);
+    rows.extend(cost_rows(run));
+    rows
+}
+
+/// A row of the run with the manifest's provenance.
+fn provenance_row(run: &RunResult, timing: &str) -> HistoryRow {
+    let m = &run.manifest;
+    HistoryRow {
+        commit: commit_label(&m.commit, m.dirty),
+        date: m.date.clone(),
+        host: m.host.clone(),
+        suite: run.suite.clone(),
+        study: String::new(),
+        case: String::new(),
+        method: String::new(),
+        metric: String::new(),
+        value: f64::NAN,
+        spread: f64::NAN,
+        timing: timing.to_string(),
+        profile: m.profile.clone(),
+        rustc: m.rustc.clone(),
+        cpu: m.cpu.clone(),
+    }
+}
+
+/// The calibration and kernel rows of a run: the calibration's `cpu_s`
+/// (timing [`TIMING_METHOD`]) when usable, and per measured kernel its
+/// costs and counters (timing `callgrind-<valgrind version>`), study
+/// `kernels`.
+pub fn cost_rows(run: &RunResult) -> Vec<HistoryRow> {
+    let mut rows = Vec::new();
+    let (study, case, method) = CALIBRATION;
+    let cal = &run.costs.calibration;
+    if cal.is_usable() {
+        rows.push(HistoryRow {
+            study: study.into(),
+            case: case.into(),
+            method: method.into(),
+            metric: CPU.into(),
+            value: cal.cpu_s(),
+            spread: cal.spread(),
+            ..provenance_row(run, TIMING_METHOD)
+        });
+    }
+    let report = &run.costs.kernels;
+    let Some(tool) = &report.tool else {
+        return rows;
+    };
+    let timing = crate::harness::kernels::callgrind::timing_method(tool);
+    for k in &report.measured {
+        let costs = [
+            (INSTRUCTIONS, k.instructions),
+            (ESTIMATED_CYCLES, k.estimated_cycles),
+        ];
+        let metrics = costs
+            .into_iter()
+            .filter(|(_, v)| v.is_finite())
+            .map(|(n, v)| (n.to_string(), v))
+            .chain(k.counters.iter().cloned());
+        for (metric, value) in metrics {
+            rows.push(HistoryRow {
+                study: crate::harness::kernels::STUDY.into(),
+                case: k.kernel.case.into(),
+                method: k.kernel.method.into(),
+                metric,
+                value,
+                ..provenance_row(run, &timing)
+            });
+        }
+    }
+    rows
+}
+
+/// The method runs' rows of a run (see [`run_rows`]).
+fn timing_rows(run: &RunResult) -> Vec<HistoryRow> {
     let m = &run.manifest;
     let commit = commit_label(&m.commit, m.dirty);
     let mut rows = Vec::new();

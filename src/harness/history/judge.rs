@@ -1,33 +1,46 @@
-//! Judging the history: verdicts per benchmark, noise bands, regressions,
-//! counter changes and baseline changes (the rules are in the parent
-//! module's documentation).
+//! Judging the history: a verdict for every point of every benchmark (the
+//! rules are in the parent module's documentation), from one [`Context`]
+//! that knows the commits, the calibration of each run, the counter changes
+//! and the measured noise of unchanged code.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::*;
 use crate::harness::timing::median;
 
+mod lists;
+pub use lists::*;
+
 /// What a value of a benchmark says compared with earlier commits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// No earlier commit has this benchmark.
     New,
-    /// A time whose earlier commits were all measured in another baseline
-    /// configuration (timing method, machine or build profile): not judged.
+    /// A time or cost whose earlier commits were all measured in another
+    /// baseline configuration (timing method, machine or build profile):
+    /// not judged.
     NewBaseline,
     /// A counter equal to the previous commit's.
     Unchanged,
     /// A counter that differs from the previous commit's (flag).
     Changed,
-    /// A time slower than the baseline beyond noise (flag).
+    /// A time or cost slower than the baseline beyond its band (flag).
     Slower,
-    /// A time faster than the baseline beyond noise.
+    /// A time or cost faster than the baseline beyond its band.
     Faster,
-    /// A time within noise of the baseline.
+    /// A time or cost within the band of the baseline.
     WithinNoise,
-    /// A wall time shown for information: the CPU time of the same
-    /// benchmark is the one judged.
+    /// A wall time shown for information (the CPU time of the same
+    /// benchmark is the one judged), or the calibration kernel's CPU time
+    /// (the unit of the others).
     Informational,
+    /// A time or cost beyond its band at a commit where a counter of the
+    /// same (study, case, method) changed: the method changed; shown as the
+    /// counter change, not as a speed-up or slowdown.
+    WithCounters,
+    /// A calibrated CPU time beyond its band at its baseline's latest
+    /// commit, not yet confirmed by the next commit (not a regression yet).
+    Unconfirmed,
 }
 
 impl Verdict {
@@ -36,12 +49,15 @@ impl Verdict {
         matches!(self, Verdict::Changed | Verdict::Slower)
     }
 
-    /// Whether a time was compared with a baseline (not new, not a new
-    /// baseline, not informational).
+    /// Whether a time or cost was compared with a baseline.
     pub fn is_judged(self) -> bool {
         matches!(
             self,
-            Verdict::Slower | Verdict::Faster | Verdict::WithinNoise
+            Verdict::Slower
+                | Verdict::Faster
+                | Verdict::WithinNoise
+                | Verdict::WithCounters
+                | Verdict::Unconfirmed
         )
     }
 
@@ -55,72 +71,53 @@ impl Verdict {
             Verdict::Slower => "slower",
             Verdict::Faster => "faster",
             Verdict::WithinNoise => "within noise",
-            Verdict::Informational => "not judged (cpu_s is)",
+            Verdict::Informational => "not judged",
+            Verdict::WithCounters => "counters changed",
+            Verdict::Unconfirmed => "slower once (unconfirmed)",
         }
     }
 }
 
-/// The comparison of one (study, case, method, metric) at the latest commit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HistoryFlag {
-    /// Study name.
-    pub study: String,
-    /// Case name.
-    pub case: String,
-    /// Method name.
-    pub method: String,
-    /// `wall_s`, `cpu_s` or a counter name.
-    pub metric: String,
-    /// Host of the latest row.
-    pub host: String,
-    /// Latest commit that has this benchmark.
-    pub latest_commit: String,
-    /// Its value there.
-    pub latest: f64,
-    /// The commit before it that has this benchmark (for times, in the same
-    /// baseline; for a new baseline, the last commit of the old one).
-    pub previous_commit: Option<String>,
-    /// Its value there.
-    pub previous: Option<f64>,
-    /// Times: median of the previous up to 5 commits of the baseline.
-    pub baseline: Option<f64>,
-    /// Times: the noise band max(20 % baseline, 3 sigma, spreads).
-    pub threshold: Option<f64>,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// A new baseline: what changed (timing method, host, CPU, profile).
-    pub note: String,
+/// The noise band of an old (uncalibrated) time with baseline median `m`
+/// over `window` (the baseline commits' values) and the spreads `s_latest`
+/// (of the judged value) and `window_spreads`: max(20 % m, 3 sigma,
+/// s_latest + median of the window's spreads); non-finite spreads count
+/// as 0.
+pub fn noise_band(m: f64, window: &[f64], s_latest: f64, window_spreads: &[f64]) -> f64 {
+    (MIN_RELATIVE_SLOWDOWN * m)
+        .max(NOISE_SIGMAS * robust_sigma(m, window))
+        .max(finite(s_latest) + median_or_zero(window_spreads))
 }
 
-impl HistoryFlag {
-    /// Times: |latest - baseline| / noise band (above 1 is outside the noise).
-    pub fn excess(&self) -> Option<f64> {
-        Some((self.latest - self.baseline?).abs() / self.threshold?)
+fn finite(s: f64) -> f64 {
+    if s.is_finite() { s.max(0.0) } else { 0.0 }
+}
+
+fn median_or_zero(values: &[f64]) -> f64 {
+    let v: Vec<f64> = values.iter().map(|&s| finite(s)).collect();
+    if v.is_empty() { 0.0 } else { median(&v) }
+}
+
+/// 1.4826 MAD of `window` about `m`.
+fn robust_sigma(m: f64, window: &[f64]) -> f64 {
+    let deviations: Vec<f64> = window.iter().map(|v| (v - m).abs()).collect();
+    MAD_TO_SIGMA * median(&deviations)
+}
+
+/// The verdict of `value` against baseline `m` and band `band`.
+fn banded(value: f64, m: f64, band: f64) -> Verdict {
+    if value - m > band {
+        Verdict::Slower
+    } else if m - value > band {
+        Verdict::Faster
+    } else {
+        Verdict::WithinNoise
     }
 }
 
-/// The noise band of a time with baseline median `m` over `window` (the
-/// baseline commits' values) and the spreads `s_latest` (of the judged
-/// value) and `window_spreads`: max(20 % m, 3 sigma, s_latest + median of
-/// the window's spreads); non-finite spreads count as 0.
-pub fn noise_band(m: f64, window: &[f64], s_latest: f64, window_spreads: &[f64]) -> f64 {
-    let deviations: Vec<f64> = window.iter().map(|v| (v - m).abs()).collect();
-    let sigma = MAD_TO_SIGMA * median(&deviations);
-    let finite = |s: f64| if s.is_finite() { s.max(0.0) } else { 0.0 };
-    let spreads: Vec<f64> = window_spreads.iter().map(|&s| finite(s)).collect();
-    let s_base = if spreads.is_empty() {
-        0.0
-    } else {
-        median(&spreads)
-    };
-    (MIN_RELATIVE_SLOWDOWN * m)
-        .max(NOISE_SIGMAS * sigma)
-        .max(finite(s_latest) + s_base)
-}
-
-/// The time verdict of `latest` (spread `latest_spread`) against earlier
-/// per-commit values of the same baseline, oldest first, as `(value,
-/// spread)`: baseline median, noise band and verdict.
+/// The time verdict of an old time `latest` (spread `latest_spread`)
+/// against earlier per-commit values of the same baseline, oldest first, as
+/// `(value, spread)`: baseline median, noise band and verdict.
 pub fn time_verdict(
     latest: f64,
     latest_spread: f64,
@@ -131,14 +128,7 @@ pub fn time_verdict(
     let spreads: Vec<f64> = window.iter().map(|p| p.1).collect();
     let m = median(&values);
     let threshold = noise_band(m, &values, latest_spread, &spreads);
-    let verdict = if latest - m > threshold {
-        Verdict::Slower
-    } else if m - latest > threshold {
-        Verdict::Faster
-    } else {
-        Verdict::WithinNoise
-    };
-    (m, threshold, verdict)
+    (m, threshold, banded(latest, m, threshold))
 }
 
 /// [`time_verdict`] without recorded spreads.
@@ -147,10 +137,71 @@ pub fn wall_time_verdict(latest: f64, earlier: &[f64]) -> (f64, f64, Verdict) {
     time_verdict(latest, f64::NAN, &earlier)
 }
 
-/// Key of a benchmark.
-type Key<'a> = (&'a str, &'a str, &'a str, &'a str);
+/// The band of a calibrated CPU time in units of the calibration: `n` the
+/// judged value with relative spreads `r` (repeats) and `c` (calibration),
+/// `window` the earlier commits' `(n, r, c)`, `q` the measured noise of
+/// unchanged code. Returns (m, band).
+pub fn calibrated_band(r: f64, c: f64, window: &[(f64, f64, f64)], q: f64) -> (f64, f64) {
+    let values: Vec<f64> = window.iter().map(|w| w.0).collect();
+    let m = median(&values);
+    let r_base = median_or_zero(&window.iter().map(|w| w.1).collect::<Vec<_>>());
+    let c_base = median_or_zero(&window.iter().map(|w| w.2).collect::<Vec<_>>());
+    let spreads = m * (finite(r) + r_base + finite(c) + c_base);
+    let band = (q * m)
+        .max(NOISE_SIGMAS * robust_sigma(m, &values))
+        .max(spreads);
+    (m, band)
+}
 
-fn key(row: &HistoryRow) -> Key<'_> {
+/// The quantile `p` (0..1, nearest rank) of `values`; NaN when empty.
+pub fn quantile(values: &[f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let rank = ((p * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    v[rank - 1]
+}
+
+/// The judgement of one point of a benchmark's series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement<'a> {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The point compared with: the previous commit of the same baseline
+    /// (for a new baseline, the last commit of the old one).
+    pub previous: Option<&'a HistoryRow>,
+    /// The value judged: the row's value, or for a calibrated CPU time its
+    /// value in units of the run's calibration kernel.
+    pub value: f64,
+    /// The baseline in the same units: the window's median (times), the
+    /// previous value (costs).
+    pub baseline: Option<f64>,
+    /// The band in the same units.
+    pub band: Option<f64>,
+    /// Whether `value` is in units of the calibration.
+    pub calibrated: bool,
+    /// A new baseline: what changed.
+    pub note: String,
+}
+
+impl Judgement<'_> {
+    /// value / baseline - 1.
+    pub fn change(&self) -> Option<f64> {
+        Some(self.value / self.baseline? - 1.0)
+    }
+
+    /// band / baseline.
+    pub fn band_relative(&self) -> Option<f64> {
+        Some(self.band? / self.baseline?)
+    }
+}
+
+/// Key of a benchmark.
+pub(super) type Key<'a> = (&'a str, &'a str, &'a str, &'a str);
+
+pub(super) fn key(row: &HistoryRow) -> Key<'_> {
     (&row.study, &row.case, &row.method, &row.metric)
 }
 
@@ -171,7 +222,7 @@ pub fn per_commit_values<'a>(
 }
 
 /// The rows of each benchmark, benchmarks in order of first appearance.
-fn benchmarks(history: &History) -> Vec<Vec<&HistoryRow>> {
+pub(super) fn benchmarks(history: &History) -> Vec<Vec<&HistoryRow>> {
     let mut positions: HashMap<Key, usize> = HashMap::new();
     let mut groups: Vec<Vec<&HistoryRow>> = Vec::new();
     for row in &history.rows {
@@ -185,358 +236,216 @@ fn benchmarks(history: &History) -> Vec<Vec<&HistoryRow>> {
     groups
 }
 
-/// The judgement of point `i` of a time series (per-commit values, commit
-/// order): (verdict, previous row, baseline median, noise band, note).
-fn judge_time<'a>(
-    series: &[(usize, &'a HistoryRow)],
-    i: usize,
-) -> (
-    Verdict,
-    Option<&'a HistoryRow>,
-    Option<f64>,
-    Option<f64>,
-    String,
-) {
-    let row = series[i].1;
-    let config = row.config();
-    let earlier: Vec<&HistoryRow> = series[..i]
-        .iter()
-        .map(|(_, r)| *r)
-        .filter(|r| r.config() == config)
-        .collect();
-    let Some(&previous) = earlier.last() else {
-        return match i.checked_sub(1).map(|j| series[j].1) {
-            None => (Verdict::New, None, None, None, String::new()),
-            Some(before) => (
-                Verdict::NewBaseline,
-                Some(before),
-                None,
-                None,
-                config.change_from(&before.config()),
-            ),
-        };
-    };
-    let values: Vec<(f64, f64)> = earlier.iter().map(|r| (r.value, r.spread)).collect();
-    let (m, band, verdict) = time_verdict(row.value, row.spread, &values);
-    (verdict, Some(previous), Some(m), Some(band), String::new())
-}
-
-/// Compares the latest value of every benchmark with earlier commits (see
-/// the module doc). One entry per (study, case, method, metric), in order of
-/// first appearance.
-pub fn compare_latest(history: &History) -> Vec<HistoryFlag> {
-    let indices = history.commit_indices();
-    let mut flags = Vec::new();
-    for rows in benchmarks(history) {
-        let series = per_commit_values(&indices, &rows);
-        let Some(&(_, last)) = series.last() else {
-            continue;
-        };
-        let mut flag = HistoryFlag {
-            study: last.study.clone(),
-            case: last.case.clone(),
-            method: last.method.clone(),
-            metric: last.metric.clone(),
-            host: last.host.clone(),
-            latest_commit: last.commit.clone(),
-            latest: last.value,
-            previous_commit: None,
-            previous: None,
-            baseline: None,
-            threshold: None,
-            verdict: Verdict::New,
-            note: String::new(),
-        };
-        if last.is_time() {
-            let (verdict, previous, m, band, note) = judge_time(&series, series.len() - 1);
-            flag.verdict = verdict;
-            flag.previous_commit = previous.map(|r| r.commit.clone());
-            flag.previous = previous.map(|r| r.value);
-            flag.baseline = m;
-            flag.threshold = band;
-            flag.note = note;
-        } else if let Some(&(_, prev)) = series.len().checked_sub(2).map(|j| &series[j]) {
-            flag.previous_commit = Some(prev.commit.clone());
-            flag.previous = Some(prev.value);
-            flag.verdict = if same_count(prev.value, last.value) {
-                Verdict::Unchanged
-            } else {
-                Verdict::Changed
-            };
-        }
-        flags.push(flag);
-    }
-    // A wall time whose CPU time is judged at the same commit is shown only.
-    let judged_cpu: HashSet<(&str, &str, &str, &str)> = flags
-        .iter()
-        .filter(|f| f.metric == CPU && f.verdict.is_judged())
-        .map(|f| {
-            (
-                f.study.as_str(),
-                f.case.as_str(),
-                f.method.as_str(),
-                f.latest_commit.as_str(),
-            )
-        })
-        .collect();
-    let informational: Vec<bool> = flags
-        .iter()
-        .map(|f| {
-            f.metric == WALL
-                && f.verdict.is_judged()
-                && judged_cpu.contains(&(
-                    f.study.as_str(),
-                    f.case.as_str(),
-                    f.method.as_str(),
-                    f.latest_commit.as_str(),
-                ))
-        })
-        .collect();
-    for (flag, info) in flags.iter_mut().zip(informational) {
-        if info {
-            flag.verdict = Verdict::Informational;
-        }
-    }
-    flags
-}
-
 /// Counters are exact integers: compare bit for bit (NaN = NaN).
-fn same_count(a: f64, b: f64) -> bool {
+pub(super) fn same_count(a: f64, b: f64) -> bool {
     a.to_bits() == b.to_bits() || a == b
 }
 
-/// A counter that differs between consecutive commits of a benchmark.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CounterChange {
-    /// Study name.
-    pub study: String,
-    /// Case name.
-    pub case: String,
-    /// Method name.
-    pub method: String,
-    /// Counter name.
-    pub metric: String,
-    /// The commit before (the previous one that has the benchmark).
-    pub previous_commit: String,
-    /// The commit where it changed.
-    pub commit: String,
-    /// Index of `commit` in [`History::commits`].
-    pub commit_index: usize,
-    /// Value before.
-    pub previous: f64,
-    /// Value at `commit`.
-    pub value: f64,
+/// (study, case, method, commit index).
+type At<'a> = (&'a str, &'a str, &'a str, usize);
+
+/// What judging needs beyond one series, computed once per history.
+pub struct Context<'a> {
+    /// Commit index of each commit.
+    pub indices: HashMap<&'a str, usize>,
+    /// The benchmarks' per-commit series, in order of first appearance.
+    pub series: Vec<Vec<(usize, &'a HistoryRow)>>,
+    /// (calibration cpu_s, its relative spread) per (commit index, config).
+    calibration: HashMap<(usize, Config<'a>), (f64, f64)>,
+    /// Where some counter of a (study, case, method) changed.
+    counters_changed: HashSet<At<'a>>,
+    /// Per config: (commit index, |relative change| of a calibrated CPU
+    /// time whose counters did not change), the noise of unchanged code.
+    noise: HashMap<Config<'a>, Vec<(usize, f64)>>,
 }
 
-/// Every counter change between consecutive commits of each benchmark,
-/// whatever the machine (counters are exact): newest commit first, then in
-/// order of first appearance.
-pub fn counter_changes(history: &History) -> Vec<CounterChange> {
-    let indices = history.commit_indices();
-    let mut out = Vec::new();
-    for rows in benchmarks(history) {
-        if rows[0].is_time() {
-            continue;
-        }
-        let series = per_commit_values(&indices, &rows);
-        for pair in series.windows(2) {
-            let ((_, a), (index, b)) = (pair[0], pair[1]);
-            if !same_count(a.value, b.value) {
-                out.push(CounterChange {
-                    study: b.study.clone(),
-                    case: b.case.clone(),
-                    method: b.method.clone(),
-                    metric: b.metric.clone(),
-                    previous_commit: a.commit.clone(),
-                    commit: b.commit.clone(),
-                    commit_index: index,
-                    previous: a.value,
-                    value: b.value,
-                });
-            }
-        }
-    }
-    // Stable: within a commit, first-appearance order is kept.
-    out.sort_by_key(|c| std::cmp::Reverse(c.commit_index));
-    out
-}
-
-/// A time slower than its baseline beyond the noise at some commit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Regression {
-    /// Study name.
-    pub study: String,
-    /// Case name.
-    pub case: String,
-    /// Method name.
-    pub method: String,
-    /// `cpu_s` (or `wall_s` where no CPU time is judged).
-    pub metric: String,
-    /// The commit that is slower.
-    pub commit: String,
-    /// Index of `commit` in [`History::commits`].
-    pub commit_index: usize,
-    /// The last baseline commit before it.
-    pub previous_commit: String,
-    /// The time at `commit`.
-    pub value: f64,
-    /// The baseline median.
-    pub baseline: f64,
-    /// The noise band.
-    pub threshold: f64,
-    /// The counters of the same (study, case, method) that changed at
-    /// `commit` (they may explain the slowdown).
-    pub counters: Vec<CounterChange>,
-}
-
-impl Regression {
-    /// Relative change against the baseline median (0.5 = 50 % slower).
-    pub fn change(&self) -> f64 {
-        self.value / self.baseline - 1.0
-    }
-
-    /// How far outside the noise: (value - baseline) / noise band.
-    pub fn excess(&self) -> f64 {
-        (self.value - self.baseline) / self.threshold
-    }
-}
-
-/// Every judged time of every benchmark at every commit, as (benchmark rows
-/// of the series, point index, verdict, baseline, band, previous commit).
-/// `cpu_s` is judged everywhere; `wall_s` only at commits where the same
-/// (study, case, method) has no judged `cpu_s`.
-fn slower_points(history: &History) -> Vec<Regression> {
-    let indices = history.commit_indices();
-    let groups = benchmarks(history);
-    let mut judged_cpu: HashSet<(&str, &str, &str, usize)> = HashSet::new();
-    let mut out = Vec::new();
-    // CPU times first, so that wall times know where CPU is judged.
-    for wanted in [CPU, WALL] {
-        for rows in groups.iter().filter(|g| g[0].metric == wanted) {
-            let series = per_commit_values(&indices, rows);
-            // The verdict of the previous point of each baseline.
-            let mut last: HashMap<Config, Verdict> = HashMap::new();
-            for i in 0..series.len() {
-                let (index, row) = series[i];
-                let at = (
-                    row.study.as_str(),
-                    row.case.as_str(),
-                    row.method.as_str(),
-                    index,
-                );
-                if wanted == WALL && judged_cpu.contains(&at) {
-                    continue;
-                }
-                let (verdict, previous, m, band, _) = judge_time(&series, i);
-                if wanted == CPU && verdict.is_judged() {
-                    judged_cpu.insert(at);
-                }
-                // A run of slower commits is one step, listed at its first.
-                let before = last.insert(row.config(), verdict);
-                if verdict != Verdict::Slower || before == Some(Verdict::Slower) {
-                    continue;
-                }
-                let (Some(previous), Some(m), Some(band)) = (previous, m, band) else {
-                    continue;
-                };
-                // Still present: the latest value of the baseline stays above the band.
-                let config = row.config();
-                let still = series[i..]
-                    .iter()
-                    .rev()
-                    .find(|(_, r)| r.config() == config)
-                    .is_some_and(|(_, r)| r.value - m > band);
-                if !still {
-                    continue;
-                }
-                out.push(Regression {
-                    study: row.study.clone(),
-                    case: row.case.clone(),
-                    method: row.method.clone(),
-                    metric: row.metric.clone(),
-                    commit: row.commit.clone(),
-                    commit_index: index,
-                    previous_commit: previous.commit.clone(),
-                    value: row.value,
-                    baseline: m,
-                    threshold: band,
-                    counters: Vec::new(),
-                });
-            }
-        }
-    }
-    out
-}
-
-/// Every regression of the history (a time slower than the median of its
-/// baseline's previous up to 5 commits by more than the noise band, see
-/// the module doc), at any commit, with the counter changes of the same
-/// benchmark at that commit: newest commit first, then the furthest outside
-/// the noise first.
-pub fn regressions(history: &History) -> Vec<Regression> {
-    let changes = counter_changes(history);
-    let mut out = slower_points(history);
-    for r in &mut out {
-        r.counters = changes
+impl<'a> Context<'a> {
+    /// The context of `history`.
+    pub fn new(history: &'a History) -> Self {
+        let indices = history.commit_indices();
+        let series: Vec<Vec<(usize, &HistoryRow)>> = benchmarks(history)
             .iter()
-            .filter(|c| {
-                c.commit_index == r.commit_index
-                    && c.study == r.study
-                    && c.case == r.case
-                    && c.method == r.method
-            })
-            .cloned()
+            .map(|rows| per_commit_values(&indices, rows))
             .collect();
-    }
-    out.sort_by(|a, b| {
-        b.commit_index
-            .cmp(&a.commit_index)
-            .then(b.excess().total_cmp(&a.excess()))
-    });
-    out
-}
-
-/// The regressions at the latest commit of the history only.
-pub fn latest_regressions(history: &History) -> Vec<Regression> {
-    let last = history.commits().len().saturating_sub(1);
-    regressions(history)
-        .into_iter()
-        .filter(|r| r.commit_index == last)
-        .collect()
-}
-
-/// The commits where a new baseline starts, as (commit index, what
-/// changed): walking the time rows in file order, every row whose
-/// configuration (timing method, host, CPU, profile) differs from the
-/// previous time row's.
-pub fn baseline_changes(history: &History) -> Vec<(usize, String)> {
-    let rows: Vec<&HistoryRow> = history.rows.iter().collect();
-    baseline_changes_in(&rows, &history.commit_indices())
-}
-
-/// [`baseline_changes`] of some rows (in file order), with the commit
-/// indices of the whole history.
-pub fn baseline_changes_in(
-    rows: &[&HistoryRow],
-    indices: &HashMap<&str, usize>,
-) -> Vec<(usize, String)> {
-    let mut last: Option<Config> = None;
-    let mut out: Vec<(usize, String)> = Vec::new();
-    for row in rows.iter().filter(|r| r.is_time()) {
-        let Some(&index) = indices.get(row.commit.as_str()) else {
-            continue;
-        };
-        let config = row.config();
-        if let Some(before) = last
-            && before != config
-        {
-            let what = config.change_from(&before);
-            if !out.iter().any(|(i, w)| *i == index && *w == what) {
-                out.push((index, what));
+        let mut calibration = HashMap::new();
+        let mut counters_changed = HashSet::new();
+        for s in &series {
+            for (k, &(index, row)) in s.iter().enumerate() {
+                if row.is_calibration() && row.is_cpu_time() && row.value > 0.0 {
+                    let c = finite(row.spread) / row.value;
+                    calibration.insert((index, row.config()), (row.value, c));
+                }
+                if row.kind() == MetricKind::Counter
+                    && k > 0
+                    && !same_count(s[k - 1].1.value, row.value)
+                {
+                    counters_changed.insert((
+                        row.study.as_str(),
+                        row.case.as_str(),
+                        row.method.as_str(),
+                        index,
+                    ));
+                }
             }
         }
-        last = Some(config);
+        let mut ctx = Context {
+            indices,
+            series,
+            calibration,
+            counters_changed,
+            noise: HashMap::new(),
+        };
+        ctx.noise = ctx.measured_noise();
+        ctx
     }
-    out.sort_by_key(|(i, _)| *i);
-    out
+
+    /// Whether a counter of `row`'s (study, case, method) changed at commit
+    /// `index`.
+    pub fn counters_changed_at(&self, row: &HistoryRow, index: usize) -> bool {
+        self.counters_changed.contains(&(
+            row.study.as_str(),
+            row.case.as_str(),
+            row.method.as_str(),
+            index,
+        ))
+    }
+
+    /// `row`'s CPU time in units of its run's calibration, with the
+    /// relative spreads (repeats, calibration); None without calibration.
+    fn calibrated(&self, index: usize, row: &HistoryRow) -> Option<(f64, f64, f64)> {
+        if !row.is_cpu_time() || row.is_calibration() {
+            return None;
+        }
+        let &(cal, c) = self.calibration.get(&(index, row.config()))?;
+        Some((row.value / cal, finite(row.spread) / row.value, c))
+    }
+
+    /// The value of point (`index`, `row`) in the units it is judged in:
+    /// a CPU time with a calibration in units of it, anything else as is.
+    pub fn judged_value(&self, index: usize, row: &HistoryRow) -> f64 {
+        self.calibrated(index, row).map_or(row.value, |c| c.0)
+    }
+
+    fn measured_noise(&self) -> HashMap<Config<'a>, Vec<(usize, f64)>> {
+        let mut noise: HashMap<Config, Vec<(usize, f64)>> = HashMap::new();
+        for s in &self.series {
+            for pair in s.windows(2) {
+                let ((ia, a), (ib, b)) = (pair[0], pair[1]);
+                if a.config() != b.config() || self.counters_changed_at(b, ib) {
+                    continue;
+                }
+                if let (Some(na), Some(nb)) = (self.calibrated(ia, a), self.calibrated(ib, b)) {
+                    noise
+                        .entry(b.config())
+                        .or_default()
+                        .push((ib, (nb.0 / na.0 - 1.0).abs()));
+                }
+            }
+        }
+        noise
+    }
+
+    /// The noise of unchanged code in `config` before commit `index`.
+    pub fn noise_before(&self, config: &Config, index: usize) -> (f64, usize) {
+        let samples: Vec<f64> = self
+            .noise
+            .get(config)
+            .map(|v| v.iter().filter(|(i, _)| *i < index).map(|p| p.1).collect())
+            .unwrap_or_default();
+        if samples.len() < CPU_MIN_NOISE_SAMPLES {
+            (CPU_UNKNOWN_NOISE, samples.len())
+        } else {
+            (quantile(&samples, CPU_NOISE_QUANTILE), samples.len())
+        }
+    }
+
+    /// Judges point `i` of `series` (one benchmark's per-commit values).
+    pub fn judge(&self, series: &[(usize, &'a HistoryRow)], i: usize) -> Judgement<'a> {
+        let (index, row) = series[i];
+        let mut j = Judgement {
+            verdict: Verdict::New,
+            previous: None,
+            value: row.value,
+            baseline: None,
+            band: None,
+            calibrated: false,
+            note: String::new(),
+        };
+        if row.kind() == MetricKind::Counter {
+            if let Some(&(_, prev)) = i.checked_sub(1).map(|k| &series[k]) {
+                j.previous = Some(prev);
+                j.verdict = if same_count(prev.value, row.value) {
+                    Verdict::Unchanged
+                } else {
+                    Verdict::Changed
+                };
+            }
+            return j;
+        }
+        let config = row.config();
+        let earlier: Vec<(usize, &HistoryRow)> = series[..i]
+            .iter()
+            .copied()
+            .filter(|(_, r)| r.config() == config)
+            .collect();
+        let Some(&(_, previous)) = earlier.last() else {
+            if let Some(&(_, before)) = i.checked_sub(1).map(|k| &series[k]) {
+                j.verdict = Verdict::NewBaseline;
+                j.previous = Some(before);
+                j.note = config.change_from(&before.config());
+            }
+            return j;
+        };
+        j.previous = Some(previous);
+        let window = &earlier[earlier.len().saturating_sub(BASELINE_COMMITS)..];
+        if row.kind() == MetricKind::Cost {
+            let m = previous.value;
+            j.baseline = Some(m);
+            j.band = Some(COST_BAND * m.abs());
+            j.verdict = banded(row.value, m, COST_BAND * m.abs());
+        } else if let Some((n, r, c)) = self.calibrated(index, row)
+            && let Some(cal_window) = window
+                .iter()
+                .map(|&(k, w)| self.calibrated(k, w))
+                .collect::<Option<Vec<_>>>()
+        {
+            let (q, _) = self.noise_before(&config, index);
+            let (m, band) = calibrated_band(r, c, &cal_window, q);
+            j.value = n;
+            j.calibrated = true;
+            (j.baseline, j.band) = (Some(m), Some(band));
+            j.verdict = banded(n, m, band);
+            if j.verdict == Verdict::Slower && !self.confirmed(series, i, m, band) {
+                j.verdict = Verdict::Unconfirmed;
+            }
+        } else {
+            let values: Vec<(f64, f64)> = window.iter().map(|(_, r)| (r.value, r.spread)).collect();
+            let (m, band, verdict) = time_verdict(row.value, row.spread, &values);
+            (j.baseline, j.band, j.verdict) = (Some(m), Some(band), verdict);
+        }
+        if row.is_calibration() && row.is_time() {
+            j.verdict = Verdict::Informational;
+        } else if matches!(
+            j.verdict,
+            Verdict::Slower | Verdict::Faster | Verdict::Unconfirmed
+        ) && self.counters_changed_at(row, index)
+        {
+            j.verdict = Verdict::WithCounters;
+        }
+        j
+    }
+
+    /// A calibrated CPU time slower than m + band at point `i`: whether the
+    /// next point of the same baseline is above m + band too.
+    fn confirmed(&self, series: &[(usize, &HistoryRow)], i: usize, m: f64, band: f64) -> bool {
+        let config = series[i].1.config();
+        series[i + 1..]
+            .iter()
+            .find(|(_, r)| r.config() == config)
+            .and_then(|&(k, r)| self.calibrated(k, r))
+            .is_some_and(|(n, _, _)| n - m > band)
+    }
 }
+
+#[cfg(test)]
+mod tests;

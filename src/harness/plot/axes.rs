@@ -163,7 +163,11 @@ impl Ranged for LinearAxis {
             .linear()
             .key_points(hint)
             .into_iter()
-            .filter(|v| v.fract() == 0.0)
+            // Plotters' ticks are multiples of a float step: 10 * 0.2 may
+            // come out as 1.9999999999999998. Round what is an integer up
+            // to rounding.
+            .filter(|v| (v - v.round()).abs() < 1e-9 * v.abs().max(1.0))
+            .map(f64::round)
             .collect();
         if !ticks.is_empty() {
             return ticks;

@@ -4,7 +4,7 @@
 //! regressions at this commit under the summary.
 
 use super::doc::{Block, Document, Inline, code, strong, text};
-use super::format::{percent, seconds, sig};
+use super::format::{percent, sig};
 use crate::harness::outcome::StudyResult;
 use crate::harness::timing::median;
 
@@ -245,7 +245,7 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
     if latest.is_empty() {
         doc.paragraph(vec![
             strong("Regressions since the previous commit: none"),
-            text(" (timings within the noise of their baseline; the whole record is in the "),
+            text(" (instruction counts, counters and calibrated CPU times within their bands; the whole record is in the "),
             link,
             text(")."),
         ]);
@@ -261,10 +261,11 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
             latest.len()
         )),
         text(format!(
-            " (median change {}; when many benchmarks of unchanged code slow down together, suspect the machine: their counters are listed with each in the "
-        , percent(median_change))),
+            " (median change {}; the rule and the counter changes are in the ",
+            percent(median_change)
+        )),
         link,
-        text("). The ones furthest outside the noise:"),
+        text("). The ones furthest outside their band:"),
     ]);
     doc.blocks.push(Block::List(
         latest
@@ -274,13 +275,11 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
                 vec![
                     code(format!("{}/{}/{}", r.study, r.case, r.method)),
                     text(format!(
-                        ": {} {} against the baseline median {} ({}, {}x the noise band {})",
+                        ": {} {} ({} against its baseline, band ±{})",
                         r.metric,
-                        seconds(r.value),
-                        seconds(r.baseline),
+                        crate::harness::report::perf::value_text(&r.metric, r.value),
                         percent(r.change()),
-                        sig(r.excess()),
-                        seconds(r.threshold)
+                        percent(r.band_relative()).trim_start_matches('+')
                     )),
                 ]
             })

@@ -209,6 +209,14 @@ pub fn study(
                 strong(format!("Figure {n}. {}.", figure.title)),
                 text(format!(" {}", figure.caption)),
             ];
+            if let Some(sentence) = &rendered.replaced {
+                doc.blocks.push(Block::Anchor(format!("fig-{n}")));
+                doc.paragraph(vec![
+                    strong(format!("Figure {n}. {}.", figure.title)),
+                    text(format!(" Not drawn: {sentence}.")),
+                ]);
+                continue;
+            }
             match &rendered.error {
                 None => {
                     doc.blocks.push(Block::Anchor(format!("fig-{n}")));
@@ -250,15 +258,20 @@ pub fn study(
                  method's, shown only when both took the same steps (otherwise see the speed-up at equal accuracy). \
                  Counters are exact counts; derived statistics (e.g. mean_active) come after them.",
             )]);
+            let all = format!(
+                "All timing columns: wall time, runs, CPU per step, every counter and statistic ({} columns, {} rows)",
+                t.header.len(),
+                t.rows.len()
+            );
             if study.cases.len() > FOLD_TIMINGS_ABOVE {
                 doc.blocks.push(Block::Table(timings_summary(study)));
-                doc.blocks.push(Block::Details {
-                    summary: vec![text(format!("Per-case timings ({} rows)", t.rows.len()))],
-                    blocks: vec![Block::Table(t)],
-                });
-            } else {
-                doc.blocks.push(Block::Table(t));
+            } else if let Some(compact) = timings_compact(study) {
+                doc.blocks.push(Block::Table(compact));
             }
+            doc.blocks.push(Block::Details {
+                summary: vec![text(all)],
+                blocks: vec![Block::Table(t)],
+            });
         }
         None => doc.paragraph(vec![text("No timings (no case produced output).")]),
     }
@@ -446,6 +459,35 @@ pub fn timings_summary(study: &StudyResult) -> Table {
         );
     }
     table
+}
+
+/// The columns a reader compares, shown with the folds closed (issue 20,
+/// class 8): case, method, CPU time and its spread, steps and the speed-up
+/// at equal steps when the kind counts steps. The rest is in
+/// [`timings_table`], folded.
+pub fn timings_compact(study: &StudyResult) -> Option<Table> {
+    let full = timings_table(study)?;
+    let keep: Vec<usize> = full
+        .header
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| {
+            ["case", "method", "CPU time", "± spread", "steps", "speedup"].contains(&h.as_str())
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let columns: Vec<(&str, bool)> = keep
+        .iter()
+        .map(|&i| (full.header[i].as_str(), full.numeric[i]))
+        .collect();
+    let mut table = Table::new(&columns);
+    for row in &full.rows {
+        table.push(
+            row.kind,
+            keep.iter().map(|&i| row.cells[i].clone()).collect(),
+        );
+    }
+    Some(table)
 }
 
 /// Case, method, wall time, CPU time (median and spread, runs), CPU time

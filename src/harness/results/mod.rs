@@ -282,11 +282,69 @@ pub fn write_run(out: &Path, run: &RunResult) -> Result<(), OutputError> {
     write_table_files(out, "checks", checks_columns(run), WriteMode::Atomic)?;
     write_table_files(out, "claims", claims_columns(run), WriteMode::Atomic)?;
     write_table_files(out, "timings", timings, WriteMode::Atomic)?;
+    write_table_files(out, "kernels", kernels_columns(run), WriteMode::Atomic)?;
     let manifest_path = out.join("manifest.json");
     let mut json =
         serde_json::to_string_pretty(&run.manifest).map_err(|e| format_error(&manifest_path, e))?;
     json.push('\n');
     atomic::write_file(&manifest_path, json.as_bytes())
+}
+
+/// `kernels.csv`: `case,method,metric,value,measured_by`, one row per
+/// measure of the run's deterministic cost: the calibration kernel's
+/// `cpu_s` (median of its samples), `cpu_s_spread` (half their range) and
+/// `samples` (measured by `thread-cpu`), then per kernel measured under
+/// Valgrind its `instructions`, `estimated_cycles` and counters (measured
+/// by the Valgrind version).
+fn kernels_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
+    let mut rows: Vec<(String, String, String, f64, String)> = Vec::new();
+    let (_, case, method) = crate::harness::history::CALIBRATION;
+    let cal = &run.costs.calibration;
+    if cal.is_usable() {
+        for (metric, value) in [
+            ("cpu_s", cal.cpu_s()),
+            ("cpu_s_spread", cal.spread()),
+            ("samples", cal.samples.len() as f64),
+        ] {
+            rows.push((
+                case.into(),
+                method.into(),
+                metric.into(),
+                value,
+                "thread-cpu".into(),
+            ));
+        }
+    }
+    let report = &run.costs.kernels;
+    let tool = report.tool.clone().unwrap_or_default();
+    for k in &report.measured {
+        let costs = [
+            ("instructions".to_string(), k.instructions),
+            ("estimated_cycles".to_string(), k.estimated_cycles),
+        ];
+        for (metric, value) in costs.into_iter().chain(k.counters.iter().cloned()) {
+            rows.push((
+                k.kernel.case.into(),
+                k.kernel.method.into(),
+                metric,
+                value,
+                tool.clone(),
+            ));
+        }
+    }
+    let text = |f: fn(&(String, String, String, f64, String)) -> &String| {
+        CellColumn::Text(rows.iter().map(|r| f(r).clone()).collect())
+    };
+    vec![
+        ("case".into(), text(|r| &r.0)),
+        ("method".into(), text(|r| &r.1)),
+        ("metric".into(), text(|r| &r.2)),
+        (
+            "value".into(),
+            CellColumn::Float(rows.iter().map(|r| r.3).collect()),
+        ),
+        ("measured_by".into(), text(|r| &r.4)),
+    ]
 }
 
 /// One file of a case: its stem, its table and what it holds.

@@ -89,6 +89,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::contact::normal::{Penalty, signorini, signorini_closed};
 use crate::problem::ContactSystem;
 use crate::sparse::lu::SparseLu;
 
@@ -386,7 +387,7 @@ impl<'a> BdfContact<'a> {
                     for p in 0..pairs {
                         let g = sys.gap(p, &q, &drives);
                         let gd = sys.gap_rate(p, &v, &drives);
-                        let l = (-stiffness * g - damping * gd).max(0.0);
+                        let l = Penalty { stiffness, damping }.spring_damper(g, gd);
                         active[p] = l > 0.0;
                         // The residual has minus the contact forces.
                         sys.add_contact(p, -l, &mut rhs[..n]);
@@ -397,8 +398,8 @@ impl<'a> BdfContact<'a> {
                     for p in 0..m {
                         sys.add_contact(p, -lambda[p], &mut rhs[..n]);
                         let g = sys.gap(p, &q, &drives);
-                        active[p] = lambda[p] - c * g > 0.0;
-                        rhs[n + p] = (lambda[p] - (lambda[p] - c * g).max(0.0)) / c * ks;
+                        active[p] = signorini_closed(lambda[p], g, c);
+                        rhs[n + p] = signorini(lambda[p], g, c) / c * ks;
                     }
                 }
             }

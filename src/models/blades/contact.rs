@@ -30,40 +30,12 @@
 //! k_n g_+^2 / 2) and the rest, whose dissipated power (F_N - k_n g_+) gdot
 //! is >= 0 (d_n gdot^2 while F_N > 0; -k_n g gdot with gdot < 0 where the
 //! max clips); friction dissipates F_N f(s) s >= 0.
+//!
+//! The laws are evaluated in `crate::contact` ([`Penalty::normal_force`],
+//! [`FrictionLaw::planar_force`]); this module holds the geometry.
 
 use crate::contact::friction::FrictionLaw;
-
-/// The penalty normal law (SI units).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Penalty {
-    /// k_n [N/m] per patch.
-    pub stiffness: f64,
-    /// d_n [N s/m] per patch.
-    pub damping: f64,
-}
-
-impl Penalty {
-    /// F_N(g, gdot) = max(0, k_n g + d_n gdot) for g > 0, else 0 [N].
-    #[inline]
-    pub fn normal_force(&self, g: f64, gdot: f64) -> f64 {
-        if g > 0.0 {
-            (self.stiffness * g + self.damping * gdot).max(0.0)
-        } else {
-            0.0
-        }
-    }
-}
-
-/// The friction force T = -N f(s) c / s (0 at c = 0) in the contact plane.
-#[inline]
-pub fn friction_force(law: &FrictionLaw, normal: f64, slip: [f64; 2]) -> [f64; 2] {
-    let s = (slip[0] * slip[0] + slip[1] * slip[1]).sqrt();
-    if s == 0.0 || normal == 0.0 {
-        return [0.0, 0.0];
-    }
-    let k = -normal * law.coefficient(s) / s;
-    [k * slip[0], k * slip[1]]
-}
+use crate::contact::normal::Penalty;
 
 /// The tip DOFs H acts on: per blade v, w, theta_z, theta_y and theta_x
 /// (the torsion; with a blade rigid in torsion its column of H is zero).
@@ -162,7 +134,7 @@ impl ContactSet {
     pub fn patch_force(&self, law: &FrictionLaw, k: &PatchKinematics) -> [f64; 3] {
         let c = k.velocity;
         let n = self.penalty.normal_force(k.penetration, -c[2]);
-        let t = friction_force(law, n, [c[0], c[1]]);
+        let t = law.planar_force(n, [c[0], c[1]]);
         [t[0], t[1], n]
     }
 
@@ -200,43 +172,5 @@ impl ContactSet {
             }
         }
         tot
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::contact::friction::Tanh;
-
-    /// Friction opposes the slip with magnitude N f(s), and vanishes at
-    /// zero slip even for a set-valued law.
-    #[test]
-    fn friction_opposes_the_slip() {
-        let law = FrictionLaw::Tanh(Tanh {
-            static_coefficient: 0.2,
-            sharpness: 2e4,
-        });
-        let c = [3e-5, -4e-5];
-        let t = friction_force(&law, 2.0, c);
-        assert!(t[0] * c[0] + t[1] * c[1] < 0.0);
-        let mag = t[0].hypot(t[1]);
-        assert!((mag - 2.0 * law.coefficient(5e-5)).abs() < 1e-15);
-        assert!((t[0] * c[1] - t[1] * c[0]).abs() < 1e-20, "parallel");
-        let coulomb = FrictionLaw::Constant { mu: 0.2 };
-        assert_eq!(friction_force(&coulomb, 2.0, [0.0, 0.0]), [0.0, 0.0]);
-        assert!((friction_force(&coulomb, 2.0, [1e-9, 0.0])[0] + 0.4).abs() < 1e-15);
-    }
-
-    /// The penalty law: no force when open, clipped at zero when separating
-    /// fast, spring plus damper otherwise.
-    #[test]
-    fn penalty_law() {
-        let p = Penalty {
-            stiffness: 1e6,
-            damping: 10.0,
-        };
-        assert_eq!(p.normal_force(-1e-6, 1.0), 0.0);
-        assert_eq!(p.normal_force(1e-6, -1.0), 0.0);
-        assert!((p.normal_force(1e-6, 0.01) - 1.1).abs() < 1e-12);
     }
 }

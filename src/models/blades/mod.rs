@@ -19,8 +19,9 @@
 //!   [`ode::BladeOde`] by the crate's explicit Runge-Kutta methods; a
 //!   set-valued law then acts as the seed computed it, -N f(|c|) c/|c| with
 //!   0 at c = 0 and no sticking;
-//! - by the Moreau-type time stepping of [`stepper::MoreauStepper`] with
-//!   true sticking for set-valued laws.
+//! - by the Moreau-Jean time stepping of
+//!   [`crate::integrators::moreau::MoreauStepper`] ([`moreau`]: the pair as
+//!   its problem) with true sticking for set-valued laws.
 //!
 //! [`simulate::simulate`] runs either and returns the time series a study
 //! plots. The module imports nothing from the harness or the studies.
@@ -84,20 +85,20 @@
 pub mod band;
 pub mod beam;
 pub mod contact;
+pub mod moreau;
 pub mod ode;
 pub mod shroud;
 pub mod simulate;
-pub mod stepper;
 
 pub use ode::BladeOde;
 pub use simulate::{BladeMethod, BladeRun, simulate};
-pub use stepper::{MoreauState, MoreauStepper, StepReport};
 
+use crate::contact::normal::Penalty;
 use crate::sparse::csr::Csr;
 use band::BandCholesky;
 use beam::{Beam, THETA_Y, THETA_Z, V, W};
 use contact::{BLADE_TIP_DOFS, TIP_DOFS};
-use contact::{ContactSet, ContactTotals, PatchMap, Penalty};
+use contact::{ContactSet, ContactTotals, PatchMap};
 use nalgebra::{DMatrix, Vector3};
 use shroud::{BEAM_COLUMNS, ContactSurface, ShroudBlock, rigid_map};
 use sprs::{CsMat, TriMat};

@@ -6,8 +6,8 @@
 use super::BladePair;
 use super::beam::{V, W};
 use super::ode::{BladeOde, DAMPING_WORK, FRICTION_WORK, LOAD_WORK};
-use super::stepper::{MoreauState, MoreauStepper};
 use crate::contact::friction::FrictionLaw;
+use crate::integrators::moreau::MoreauStepper;
 use crate::integrators::rk::{Dopri5, Dopri5Error, Rk4, Tolerances};
 use crate::problem::FirstOrderOde;
 
@@ -261,7 +261,7 @@ pub fn simulate(
         }
         BladeMethod::Moreau { dt } => {
             let mut stepper = MoreauStepper::new(model, law, dt)?;
-            let mut state = MoreauState::initial(model);
+            let mut state = model.moreau_state();
             let c = model
                 .contact()
                 .evaluate(&law, &state.q, &state.v, patch, None);

@@ -376,7 +376,7 @@ impl Study for ShroudedBladesStudy {
 
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
         let mut s = summary::summarize(&self.cases, cases);
-        crate::studies::stick_slip::summary::stiffness(&mut s, &self.sweep_keys, cases);
+        crate::studies::shared::figures::stiffness(&mut s, &self.sweep_keys, cases);
         s
     }
 }

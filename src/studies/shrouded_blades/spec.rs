@@ -8,8 +8,8 @@ use serde::Deserialize;
 use crate::contact::friction::FrictionLaw;
 use crate::error::InputError;
 use crate::models::blades::{BladePair, BladePairParams};
-pub(crate) use crate::studies::stick_slip::spec::Ctx;
-use crate::studies::stick_slip::spec::{BeltLaw, LawToml, law};
+pub(crate) use crate::studies::keys::KeyCtx as Ctx;
+use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
 
 /// The integration methods of this kind.
 pub const METHODS: [&str; 3] = ["moreau", "dopri5", "rk4"];
@@ -87,7 +87,9 @@ struct IntegratorToml {
 /// The integrator of a method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {
-    /// Moreau time stepping with the patches' friction solved per step.
+    /// Moreau-Jean time stepping (the shared
+    /// [`crate::integrators::moreau::MoreauStepper`]) with the patches'
+    /// friction solved per step.
     Moreau,
     /// Dormand-Prince 5(4) on the ODE (no sticking limit).
     Dopri5,
@@ -146,8 +148,8 @@ pub struct CaseConfig {
 
 fn method(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<MethodConfig, InputError> {
     let l = match law(ctx, at, raw)? {
-        BeltLaw::Memoryless(l) => l,
-        BeltLaw::LuGre(_) => {
+        FrictionSpec::Memoryless(l) => l,
+        FrictionSpec::LuGre(_) => {
             return Err(ctx.err(
                 &format!("{at}.law"),
                 "\"lugre\"",

@@ -2,15 +2,15 @@
 //! contact joints (and Coulomb, Stribeck, LuGre) on a mass on a moving belt
 //! held by a spring, against the exact piecewise-analytic Coulomb motion
 //! ([`crate::models::belt::coulomb_exact`]). Each law is a method of the
-//! case (`[friction]` and `[variants.<label>]`), run by Moreau-type time
-//! stepping (true sticking), RK4 or Dormand-Prince; the harness derives
+//! case (`[friction]` and `[variants.<label>]`), run by the shared Moreau-Jean
+//! time stepper ([`crate::integrators::moreau`], true sticking), RK4 or Dormand-Prince; the harness derives
 //! work-precision and orders from sweeps of `integrator.dt`,
 //! `integrator.tolerance` and the laws' sharpness keys.
 
 pub mod cycles;
 pub mod run;
 pub mod spec;
-pub(crate) mod summary;
+mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
@@ -187,7 +187,7 @@ impl Study for StickSlipStudy {
                 else {
                     return None;
                 };
-                summary::SHARPNESS
+                crate::studies::shared::figures::SHARPNESS
                     .contains(&param)
                     .then(|| (label.to_string(), key.clone()))
             })

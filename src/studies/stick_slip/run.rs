@@ -1,6 +1,7 @@
 //! Running one method of a stick-slip case: the mass on the belt
 //! (m x'' + k x = T, T the friction on the mass, slip u = v - v_b)
-//! integrated by Moreau-type time stepping or as an ODE, with the energy
+//! integrated by the shared Moreau-Jean stepper
+//! ([`crate::integrators::moreau`], the belt as its problem) or as an ODE, with the energy
 //! bookkeeping and the stick-slip cycles of every step.
 //!
 //! Energy: E = m v^2 / 2 + k x^2 / 2 (+ sigma0 z^2 / 2, the LuGre
@@ -9,124 +10,29 @@
 //! D = -int T u dt (LuGre: minus the power stored in the bristles), and
 //! E(t) - E(0) = W - D. The balance error is |E - E(0) - (W - D)|.
 
-use crate::contact::friction::{FrictionLaw, LawClass, LuGre};
+use crate::contact::friction::{FrictionLaw, LuGre};
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
+use crate::integrators::moreau::{MoreauState, MoreauStepper, THETA};
 use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
 use crate::models::belt::Belt;
 use crate::problem::FirstOrderOde;
+use crate::studies::shared::friction::FrictionSpec;
 use crate::studies::stick_slip::cycles::CycleTracker;
-use crate::studies::stick_slip::spec::{BeltLaw, CaseConfig, Integrator, MethodConfig};
-
-/// The Moreau scheme's theta (the trapezoidal rule on the smooth forces,
-/// which makes the discrete energy balance exact).
-const THETA: f64 = 0.5;
-
-/// One Moreau step's result.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MoreauStep {
-    /// x at the step's end [m].
-    pub x: f64,
-    /// v at the step's end [m/s].
-    pub v: f64,
-    /// The friction impulse over the step [N s].
-    pub impulse: f64,
-    /// Whether the mass sticks at the step's end.
-    pub stuck: bool,
-    /// Newton iterations of the local slip equation.
-    pub iterations: usize,
-}
-
-/// One step of the Moreau-type scheme (theta = 1/2 on the spring, the
-/// friction impulse P implicit):
-///
-///   x1 = x0 + dt (v0 + v1) / 2,   m (v1 - v0) = -dt k (x0 + x1) / 2 + P,
-///
-/// i.e. W v1 = W v_free + P with W = m + dt^2 k / 4. With u = v - v_b and
-/// P in -dt N F(u1) (F = f(|u|) sign u, the interval [-f_stick, f_stick]
-/// at u = 0): stick (u1 = 0) when |W u_free| <= dt N f_stick; else
-/// u1 = sigma s with sigma = sign(u_free) and s the root in (0, |u_free|) of
-/// s - |u_free| + (dt N / W) f(s) = 0 (safeguarded Newton). A regularised
-/// law has f_stick = 0: the same equation, an implicit friction force.
-pub fn moreau_step(
-    belt: &Belt,
-    law: &FrictionLaw,
-    x0: f64,
-    v0: f64,
-    dt: f64,
-) -> Result<MoreauStep, String> {
-    let (m, k, vb, n) = (
-        belt.mass,
-        belt.stiffness,
-        belt.belt_speed,
-        belt.normal_force,
-    );
-    let w = m + THETA * THETA * dt * dt * k;
-    let v_free = (m * v0 - dt * k * x0 - THETA * (1.0 - THETA) * dt * dt * k * v0) / w;
-    let u_free = v_free - vb;
-    let a = dt * n / w;
-    let stick = match law.class() {
-        LawClass::SetValued { stick } => stick,
-        LawClass::Regularized => 0.0,
-    };
-    let (v1, impulse, stuck, iterations) = if u_free.abs() <= a * stick {
-        (vb, w * (vb - v_free), true, 0)
-    } else {
-        let target = u_free.abs();
-        let g = |s: f64| s - target + a * law.coefficient(s);
-        let (mut lo, mut hi) = (0.0, target);
-        let mut s = target;
-        let mut iterations = 0;
-        loop {
-            let r = g(s);
-            if r.abs() <= 4.0 * f64::EPSILON * target.max(a * stick) || hi - lo <= 1e-15 * target {
-                break;
-            }
-            if r > 0.0 {
-                hi = s;
-            } else {
-                lo = s;
-            }
-            iterations += 1;
-            if iterations > 200 {
-                return Err(format!(
-                    "the local slip equation did not converge in 200 iterations (|u_free| = {target:e} m/s)"
-                ));
-            }
-            let slope = 1.0 + a * law.slope(s);
-            let newton = s - r / slope;
-            s = if slope > 0.0 && newton > lo && newton < hi {
-                newton
-            } else {
-                0.5 * (lo + hi)
-            };
-        }
-        let sigma = u_free.signum();
-        let impulse = -dt * n * law.coefficient(s) * sigma;
-        (vb + sigma * s, impulse, false, iterations)
-    };
-    let x1 = x0 + dt * ((1.0 - THETA) * v0 + THETA * v1);
-    Ok(MoreauStep {
-        x: x1,
-        v: v1,
-        impulse,
-        stuck,
-        iterations,
-    })
-}
+use crate::studies::stick_slip::spec::{CaseConfig, Integrator, MethodConfig};
 
 /// The belt as a first-order ODE: y = (x, v, D, W[, sigma0 z]); the LuGre
 /// state is integrated as the bristle force sigma0 z [N] so that one
 /// absolute tolerance suits every component.
 pub struct BeltOde {
     belt: Belt,
-    law: BeltLaw,
+    law: FrictionSpec,
 }
 
 impl BeltOde {
     /// The ODE of the belt with a law.
-    pub fn new(belt: Belt, law: BeltLaw) -> Self {
+    pub fn new(belt: Belt, law: FrictionSpec) -> Self {
         Self { belt, law }
     }
 
@@ -134,8 +40,8 @@ impl BeltOde {
     pub fn friction(&self, y: &[f64]) -> f64 {
         let u = y[1] - self.belt.belt_speed;
         match &self.law {
-            BeltLaw::Memoryless(l) => l.force(self.belt.normal_force, u),
-            BeltLaw::LuGre(l) => l.force(self.belt.normal_force, u, y[4] / l.sigma0),
+            FrictionSpec::Memoryless(l) => l.force(self.belt.normal_force, u),
+            FrictionSpec::LuGre(l) => l.force(self.belt.normal_force, u, y[4] / l.sigma0),
         }
     }
 
@@ -143,8 +49,8 @@ impl BeltOde {
     pub fn energy(&self, y: &[f64]) -> f64 {
         self.belt.energy(y[0], y[1])
             + match &self.law {
-                BeltLaw::LuGre(l) => l.stored_energy(y[4] / l.sigma0),
-                BeltLaw::Memoryless(_) => 0.0,
+                FrictionSpec::LuGre(l) => l.stored_energy(y[4] / l.sigma0),
+                FrictionSpec::Memoryless(_) => 0.0,
             }
     }
 }
@@ -152,8 +58,8 @@ impl BeltOde {
 impl FirstOrderOde for BeltOde {
     fn dim(&self) -> usize {
         match self.law {
-            BeltLaw::Memoryless(_) => 4,
-            BeltLaw::LuGre(_) => 5,
+            FrictionSpec::Memoryless(_) => 4,
+            FrictionSpec::LuGre(_) => 5,
         }
     }
 
@@ -165,7 +71,7 @@ impl FirstOrderOde for BeltOde {
         dy[1] = (-b.stiffness * y[0] + t) / b.mass;
         dy[2] = -t * u;
         dy[3] = t * b.belt_speed;
-        if let BeltLaw::LuGre(l) = &self.law {
+        if let FrictionSpec::LuGre(l) = &self.law {
             let z = y[4] / l.sigma0;
             let zd = l.z_rate(b.normal_force, u, z);
             dy[4] = l.sigma0 * zd;
@@ -265,6 +171,160 @@ struct Tally {
     max_balance: f64,
 }
 
+/// What the loop of a method fills: the output samples, the tally and the
+/// stick-slip cycle tracker.
+struct Record {
+    samples: Samples,
+    tally: Tally,
+    tracker: CycleTracker,
+}
+
+/// The fixed-step grid of a case: the step h, the number of steps, the
+/// steps per output sample, and the initial energy E(0).
+struct Grid {
+    h: f64,
+    total: usize,
+    per_output: usize,
+    e0: f64,
+}
+
+/// The shared Moreau-Jean stepper on the belt (models::belt: one DOF, one
+/// line contact with the prescribed normal force); the belt's work and the
+/// dissipation from the step's impulse P at the midpoint slip,
+/// W += P v_b, D -= P (v_th - v_b), which closes the discrete balance
+/// exactly (theta = 1/2).
+fn moreau_loop(
+    cfg: &CaseConfig,
+    law: FrictionLaw,
+    grid: &Grid,
+    rec: &mut Record,
+    progress: &indicatif::ProgressBar,
+) -> Result<(), String> {
+    let belt = cfg.belt;
+    let vb = belt.belt_speed;
+    let (h, e0) = (grid.h, grid.e0);
+    let mut stepper = MoreauStepper::new(&belt, law, h)?;
+    let mut state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
+    let (mut d, mut w) = (0.0f64, 0.0f64);
+    let tally = &mut rec.tally;
+    for k in 0..grid.total {
+        crate::deadline::check();
+        let v_start = state.v[0];
+        let step = stepper.step(&mut state)?;
+        let (x, v) = (state.q[0], state.v[0]);
+        let impulse = state.impulses[0][0];
+        let v_mid = (1.0 - THETA) * v_start + THETA * v;
+        w += impulse * vb;
+        d -= impulse * (v_mid - vb);
+        tally.steps += 1;
+        tally.stick_steps += stepper.stuck(0) as usize;
+        tally.newton += step.newton_iterations;
+        tally.min_dissipated = tally.min_dissipated.min(d);
+        let e = belt.energy(x, v);
+        tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
+        let t = (k + 1) as f64 * h;
+        rec.tracker.observe(t, x, v - vb);
+        if (k + 1) % grid.per_output == 0 {
+            rec.samples.push(t, x, v, vb, impulse / h, e, d, w, e0);
+            progress.inc(1);
+        }
+    }
+    Ok(())
+}
+
+/// The belt as an ODE ([`BeltOde`]) by RK4 on the grid or by adaptive
+/// Dormand-Prince with dense output at the sample times.
+fn ode_loop(
+    cfg: &CaseConfig,
+    integrator: Integrator,
+    law: FrictionSpec,
+    grid: &Grid,
+    rec: &mut Record,
+    progress: &indicatif::ProgressBar,
+) -> Result<(), String> {
+    let vb = cfg.belt.belt_speed;
+    let (h, e0) = (grid.h, grid.e0);
+    let Record {
+        samples,
+        tally,
+        tracker,
+    } = rec;
+    let ode = BeltOde::new(cfg.belt, law);
+    let mut y = vec![0.0; ode.dim()];
+    (y[0], y[1]) = (cfg.x0, cfg.v0);
+    let record = |samples: &mut Samples, t: f64, y: &[f64]| {
+        let e = ode.energy(y);
+        samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
+        if let FrictionSpec::LuGre(l) = &law {
+            samples.z.push(y[4] / l.sigma0);
+        }
+    };
+    if let FrictionSpec::LuGre(_) = law {
+        samples.z.push(0.0);
+        samples.friction[0] = ode.friction(&y);
+    }
+    let watch = |tally: &mut Tally, tracker: &mut CycleTracker, t: f64, y: &[f64]| {
+        tally.min_dissipated = tally.min_dissipated.min(y[2]);
+        tally.max_balance = tally
+            .max_balance
+            .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
+        tally.stick_steps += ((y[1] - vb).abs() <= cfg.stick_threshold) as usize;
+        tracker.observe(t, y[0], y[1] - vb);
+    };
+    if integrator == Integrator::Rk4 {
+        let mut rk4 = Rk4::new(ode.dim());
+        for k in 0..grid.total {
+            crate::deadline::check();
+            rk4.step(&ode, k as f64 * h, h, &mut y);
+            tally.steps += 1;
+            tally.evaluations += 4;
+            let t = (k + 1) as f64 * h;
+            if !y.iter().all(|v| v.is_finite()) {
+                return Err(format!("the state is not finite at t = {t}"));
+            }
+            watch(tally, tracker, t, &y);
+            if (k + 1) % grid.per_output == 0 {
+                record(samples, t, &y);
+                progress.inc(1);
+            }
+        }
+        return Ok(());
+    }
+    let mut dp = Dopri5::new(ode.dim());
+    let times: Vec<f64> = (1..=cfg.outputs)
+        .map(|k| k as f64 * cfg.output_interval)
+        .collect();
+    let tol = Tolerances {
+        rtol: cfg.tolerance,
+        atol: cfg.tolerance,
+    };
+    let mut on_output = |t: f64, y: &[f64]| {
+        record(samples, t, y);
+        progress.inc(1);
+    };
+    let mut on_accept = |t: f64, y: &[f64]| {
+        watch(tally, tracker, t, y);
+        false
+    };
+    dp.integrate(
+        &ode,
+        0.0,
+        cfg.t_end,
+        &mut y,
+        cfg.dt,
+        tol,
+        cfg.max_steps,
+        &times,
+        &mut on_output,
+        &mut on_accept,
+    )
+    .map_err(|e| e.to_string())?;
+    tally.steps = dp.stats.accepted;
+    tally.rejected = dp.stats.rejected;
+    tally.evaluations = dp.stats.evaluations;
+    Ok(())
+}
+
 /// Runs method `method` of the case.
 pub fn run_method(
     cfg: &CaseConfig,
@@ -278,129 +338,40 @@ pub fn run_method(
     let belt = cfg.belt;
     let vb = belt.belt_speed;
     let (threshold, confirm) = cfg.cycle_thresholds(method);
-    let mut tracker = CycleTracker::new(threshold, confirm);
-    let mut samples = Samples::default();
-    let mut tally = Tally::default();
+    let mut rec = Record {
+        samples: Samples::default(),
+        tally: Tally::default(),
+        tracker: CycleTracker::new(threshold, confirm),
+    };
     progress.set_length(cfg.outputs as u64);
     let e0 = belt.energy(cfg.x0, cfg.v0);
-    samples.push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
-    tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
+    rec.samples
+        .push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
+    rec.tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
     let per_output = ((cfg.output_interval / cfg.dt).round() as usize).max(1);
     let total = per_output * cfg.outputs;
-    let h = cfg.t_end / total as f64;
+    let grid = Grid {
+        h: cfg.t_end / total as f64,
+        total,
+        per_output,
+        e0,
+    };
     match (method.integrator, method.law) {
-        (Integrator::Moreau, BeltLaw::Memoryless(law)) => {
-            let (mut x, mut v, mut d, mut w) = (cfg.x0, cfg.v0, 0.0f64, 0.0f64);
-            for k in 0..total {
-                crate::deadline::check();
-                let s = moreau_step(&belt, &law, x, v, h)
-                    .map_err(|e| fail(format!("{e} at t = {}", k as f64 * h)))?;
-                let v_mid = (1.0 - THETA) * v + THETA * s.v;
-                w += s.impulse * vb;
-                d -= s.impulse * (v_mid - vb);
-                (x, v) = (s.x, s.v);
-                tally.steps += 1;
-                tally.stick_steps += s.stuck as usize;
-                tally.newton += s.iterations;
-                tally.min_dissipated = tally.min_dissipated.min(d);
-                let e = belt.energy(x, v);
-                tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
-                if !(x.is_finite() && v.is_finite()) {
-                    return Err(fail(format!(
-                        "the state is not finite at t = {}",
-                        (k + 1) as f64 * h
-                    )));
-                }
-                let t = (k + 1) as f64 * h;
-                tracker.observe(t, x, v - vb);
-                if (k + 1) % per_output == 0 {
-                    samples.push(t, x, v, vb, s.impulse / h, e, d, w, e0);
-                    progress.inc(1);
-                }
-            }
+        (Integrator::Moreau, FrictionSpec::Memoryless(law)) => {
+            moreau_loop(cfg, law, &grid, &mut rec, progress).map_err(fail)?
         }
-        (Integrator::Moreau, BeltLaw::LuGre(_)) => {
+        (Integrator::Moreau, FrictionSpec::LuGre(_)) => {
             return Err(fail("moreau does not run the LuGre law".into()));
         }
         (integrator, law) => {
-            let ode = BeltOde::new(belt, law);
-            let mut y = vec![0.0; ode.dim()];
-            (y[0], y[1]) = (cfg.x0, cfg.v0);
-            let record = |samples: &mut Samples, t: f64, y: &[f64]| {
-                let e = ode.energy(y);
-                samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
-                if let BeltLaw::LuGre(l) = &law {
-                    samples.z.push(y[4] / l.sigma0);
-                }
-            };
-            if let BeltLaw::LuGre(_) = law {
-                samples.z.push(0.0);
-                samples.friction[0] = ode.friction(&y);
-            }
-            let watch = |tally: &mut Tally, tracker: &mut CycleTracker, t: f64, y: &[f64]| {
-                tally.min_dissipated = tally.min_dissipated.min(y[2]);
-                tally.max_balance = tally
-                    .max_balance
-                    .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
-                tally.stick_steps += ((y[1] - vb).abs() <= cfg.stick_threshold) as usize;
-                tracker.observe(t, y[0], y[1] - vb);
-            };
-            match integrator {
-                Integrator::Rk4 => {
-                    let mut rk4 = Rk4::new(ode.dim());
-                    for k in 0..total {
-                        crate::deadline::check();
-                        rk4.step(&ode, k as f64 * h, h, &mut y);
-                        tally.steps += 1;
-                        tally.evaluations += 4;
-                        let t = (k + 1) as f64 * h;
-                        if !y.iter().all(|v| v.is_finite()) {
-                            return Err(fail(format!("the state is not finite at t = {t}")));
-                        }
-                        watch(&mut tally, &mut tracker, t, &y);
-                        if (k + 1) % per_output == 0 {
-                            record(&mut samples, t, &y);
-                            progress.inc(1);
-                        }
-                    }
-                }
-                _ => {
-                    let mut dp = Dopri5::new(ode.dim());
-                    let times: Vec<f64> = (1..=cfg.outputs)
-                        .map(|k| k as f64 * cfg.output_interval)
-                        .collect();
-                    let tol = Tolerances {
-                        rtol: cfg.tolerance,
-                        atol: cfg.tolerance,
-                    };
-                    let mut on_output = |t: f64, y: &[f64]| {
-                        record(&mut samples, t, y);
-                        progress.inc(1);
-                    };
-                    let mut on_accept = |t: f64, y: &[f64]| {
-                        watch(&mut tally, &mut tracker, t, y);
-                        false
-                    };
-                    dp.integrate(
-                        &ode,
-                        0.0,
-                        cfg.t_end,
-                        &mut y,
-                        cfg.dt,
-                        tol,
-                        cfg.max_steps,
-                        &times,
-                        &mut on_output,
-                        &mut on_accept,
-                    )
-                    .map_err(|e| fail(e.to_string()))?;
-                    tally.steps = dp.stats.accepted;
-                    tally.rejected = dp.stats.rejected;
-                    tally.evaluations = dp.stats.evaluations;
-                }
-            }
+            ode_loop(cfg, integrator, law, &grid, &mut rec, progress).map_err(fail)?
         }
     }
+    let Record {
+        mut samples,
+        tally,
+        tracker,
+    } = rec;
     if samples.friction[0].is_nan() {
         // The friction at t = 0 of the time stepping: that of its first step.
         samples.friction[0] = samples.friction.get(1).copied().unwrap_or(0.0);
@@ -429,7 +400,7 @@ pub fn run_method(
         tally.max_balance / peak_energy.max(1e-300),
         "max_balance_error / the largest stored energy [-]",
     ));
-    if let BeltLaw::LuGre(l) = method.law {
+    if let FrictionSpec::LuGre(l) = method.law {
         // Where LuGre is dissipative, against the slip speeds of the run.
         let u = l.dissipative_speed(belt.normal_force);
         let peak = samples.slip.iter().fold(0.0f64, |m, s| m.max(s.abs()));
@@ -521,64 +492,7 @@ pub fn cycle_scalars(prefix: &str, c: &crate::models::belt::Cycle) -> Vec<Scalar
 /// The LuGre law of a method, if any (for the report).
 pub fn lugre(method: &MethodConfig) -> Option<LuGre> {
     match method.law {
-        BeltLaw::LuGre(l) => Some(l),
-        BeltLaw::Memoryless(_) => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::contact::friction::Coulomb;
-
-    fn belt() -> Belt {
-        Belt {
-            mass: 1.0,
-            stiffness: 20.0,
-            belt_speed: 0.1,
-            normal_force: 9.81,
-        }
-    }
-
-    /// Sticking holds the mass on the belt while the spring force is below
-    /// the static limit, and the impulse is exactly what keeps it there.
-    #[test]
-    fn a_stuck_step_moves_with_the_belt() {
-        let law = FrictionLaw::Coulomb(Coulomb {
-            static_coefficient: 0.15,
-            kinetic_coefficient: 0.1,
-        });
-        let s = moreau_step(&belt(), &law, 0.01, 0.1, 1e-3).expect("step");
-        assert!(s.stuck);
-        assert_eq!(s.v, 0.1);
-        // The spring force 0.2 N at x = 0.01 m is balanced: P / dt ~ k x.
-        assert!((s.impulse / 1e-3 - 20.0 * 0.01005).abs() < 1e-9, "{s:?}");
-        // Beyond the limit (k x = 1.6 N > 0.15 * 9.81 = 1.47 N) it slips.
-        let s = moreau_step(&belt(), &law, 0.08, 0.1, 1e-3).expect("step");
-        assert!(!s.stuck && s.v < 0.1, "{s:?}");
-        assert!((s.impulse / 1e-3 - 0.1 * 9.81).abs() < 1e-12, "{s:?}");
-    }
-
-    /// Over a run the discrete energy balance closes to round-off and the
-    /// dissipation never decreases.
-    #[test]
-    fn the_discrete_energy_balance_is_exact() {
-        let law = FrictionLaw::Coulomb(Coulomb {
-            static_coefficient: 0.15,
-            kinetic_coefficient: 0.1,
-        });
-        let b = belt();
-        let (mut x, mut v, mut d, mut w) = (0.0, 0.1, 0.0f64, 0.0);
-        let e0 = b.energy(x, v);
-        for _ in 0..20000 {
-            let s = moreau_step(&b, &law, x, v, 5e-4).expect("step");
-            let d_new = d - s.impulse * (0.5 * (v + s.v) - 0.1);
-            assert!(d_new >= d - 1e-15, "dissipation decreased");
-            d = d_new;
-            w += s.impulse * 0.1;
-            (x, v) = (s.x, s.v);
-        }
-        let e = b.energy(x, v);
-        assert!((e - e0 - (w - d)).abs() < 1e-12, "{}", e - e0 - (w - d));
+        FrictionSpec::LuGre(l) => Some(l),
+        FrictionSpec::Memoryless(_) => None,
     }
 }

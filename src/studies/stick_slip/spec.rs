@@ -6,25 +6,13 @@
 
 use serde::Deserialize;
 
-use crate::contact::friction::{
-    Adams, AnsysExponential, Coulomb, FrictionLaw, LawClass, LuGre, MicroSlip, Stribeck, Tanh,
-};
+use crate::contact::friction::{FrictionLaw, LawClass};
 use crate::error::InputError;
 use crate::models::belt::Belt;
+use crate::studies::shared::friction::FrictionSpec;
+use crate::studies::shared::friction::{LawToml, law};
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
-
-/// The friction laws of this kind (spec names).
-pub const LAWS: [&str; 8] = [
-    "coulomb",
-    "constant",
-    "tanh",
-    "adams",
-    "micro-slip",
-    "ansys",
-    "stribeck",
-    "lugre",
-];
 
 /// The integration methods of this kind.
 pub const METHODS: [&str; 3] = ["moreau", "rk4", "dopri5"];
@@ -52,42 +40,6 @@ struct SystemToml {
     stiffness: f64,
     belt_speed: f64,
     normal_force: f64,
-}
-
-/// A law's keys (and the method that runs it); which keys a law takes is
-/// checked in [`law`].
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct LawToml {
-    pub(crate) law: String,
-    #[serde(default)]
-    pub(crate) method: Option<String>,
-    #[serde(default, rename = "static")]
-    static_coefficient: Option<f64>,
-    #[serde(default)]
-    kinetic: Option<f64>,
-    #[serde(default)]
-    sharpness: Option<f64>,
-    #[serde(default)]
-    b: Option<f64>,
-    #[serde(default)]
-    c: Option<f64>,
-    #[serde(default)]
-    e: Option<f64>,
-    #[serde(default)]
-    decay: Option<f64>,
-    #[serde(default)]
-    critical_speed: Option<f64>,
-    #[serde(default)]
-    stribeck_speed: Option<f64>,
-    #[serde(default)]
-    exponent: Option<f64>,
-    #[serde(default)]
-    sigma0: Option<f64>,
-    #[serde(default)]
-    sigma1: Option<f64>,
-    #[serde(default)]
-    sigma2: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -135,8 +87,9 @@ struct ReferenceToml {
 /// The time integration of a method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {
-    /// Moreau-type time stepping (theta = 1/2) with the friction impulse
-    /// solved per step (true sticking for set-valued laws).
+    /// Moreau-Jean time stepping (theta = 1/2, the shared
+    /// [`crate::integrators::moreau::MoreauStepper`]) with the friction
+    /// impulse solved per step (true sticking for set-valued laws).
     Moreau,
     /// Classical Runge-Kutta, fixed step.
     Rk4,
@@ -155,29 +108,6 @@ impl Integrator {
     }
 }
 
-/// A friction law of the belt: memoryless or LuGre.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum BeltLaw {
-    /// A law f(|u|) without state.
-    Memoryless(FrictionLaw),
-    /// The LuGre law (bristle state z).
-    LuGre(LuGre),
-}
-
-impl BeltLaw {
-    /// The static (break-away) coefficient: f_stick of a set-valued law,
-    /// the peak over 0..1 m/s of a regularised one, mu_s of LuGre.
-    pub fn static_coefficient(&self) -> f64 {
-        match self {
-            BeltLaw::Memoryless(l) => match l.class() {
-                LawClass::SetValued { stick } => stick,
-                LawClass::Regularized => l.peak(1.0).1,
-            },
-            BeltLaw::LuGre(l) => l.static_coefficient,
-        }
-    }
-}
-
 /// The stick threshold of a method that sticks exactly, relative to the
 /// belt speed: |u| <= 1e-12 v_b is zero slip to round-off (a stuck Moreau
 /// step sets v = v_b, so u is exactly 0; a slipping one leaves |u| far
@@ -192,7 +122,7 @@ pub struct MethodConfig {
     /// The law's spec name.
     pub law_name: String,
     /// The law.
-    pub law: BeltLaw,
+    pub law: FrictionSpec,
     /// The integrator.
     pub integrator: Integrator,
 }
@@ -203,7 +133,7 @@ impl MethodConfig {
     /// set-valued law under `rk4`/`dopri5` (no sticking limit) never do.
     pub fn sticks_exactly(&self) -> bool {
         self.integrator == Integrator::Moreau
-            && matches!(self.law, BeltLaw::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }))
+            && matches!(self.law, FrictionSpec::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }))
     }
 }
 
@@ -270,221 +200,16 @@ impl CaseConfig {
     }
 }
 
-fn unused(
-    ctx: &Ctx,
-    at: &str,
-    law: &str,
-    raw: &LawToml,
-    allowed: &[&str],
-) -> Result<(), InputError> {
-    let given = [
-        ("static", raw.static_coefficient),
-        ("kinetic", raw.kinetic),
-        ("sharpness", raw.sharpness),
-        ("b", raw.b),
-        ("c", raw.c),
-        ("e", raw.e),
-        ("decay", raw.decay),
-        ("critical_speed", raw.critical_speed),
-        ("stribeck_speed", raw.stribeck_speed),
-        ("exponent", raw.exponent),
-        ("sigma0", raw.sigma0),
-        ("sigma1", raw.sigma1),
-        ("sigma2", raw.sigma2),
-    ];
-    for (key, value) in given {
-        if let Some(v) = value
-            && !allowed.contains(&key)
-        {
-            return Err(ctx.err(
-                &format!("{at}.{key}"),
-                v,
-                format!(
-                    "no `{key}` with law = \"{law}\": its keys are {}",
-                    allowed
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The law of `[<at>]`, every parameter validated (see experiments/README.md
-/// for the keys of each law, their units, defaults and sources).
-pub(crate) fn law(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<BeltLaw, InputError> {
-    let key = |k: &str| format!("{at}.{k}");
-    let need = |k: &str, v: Option<f64>, what: &str| -> Result<f64, InputError> {
-        let v = v.ok_or_else(|| ctx.missing(&key(k), what.to_string()))?;
-        ctx.positive(&key(k), v)
-    };
-    let opt = |k: &str, v: Option<f64>, default: f64| -> Result<f64, InputError> {
-        match v {
-            None => Ok(default),
-            Some(v) => ctx.positive(&key(k), v),
-        }
-    };
-    let kinetic_below = |mu_s: f64, mu_k: f64| -> Result<(), InputError> {
-        if mu_k > mu_s {
-            Err(ctx.err(
-                &key("kinetic"),
-                mu_k,
-                format!("a coefficient <= static = {mu_s}"),
-            ))
-        } else {
-            Ok(())
-        }
-    };
-    let name = raw.law.as_str();
-    let law = match name {
-        "coulomb" => {
-            unused(ctx, at, name, raw, &["static", "kinetic"])?;
-            let mu_s = need("static", raw.static_coefficient, "mu_s > 0")?;
-            let mu_k = need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
-            kinetic_below(mu_s, mu_k)?;
-            BeltLaw::Memoryless(FrictionLaw::Coulomb(Coulomb {
-                static_coefficient: mu_s,
-                kinetic_coefficient: mu_k,
-            }))
-        }
-        "constant" => {
-            unused(ctx, at, name, raw, &["static"])?;
-            BeltLaw::Memoryless(FrictionLaw::Constant {
-                mu: need("static", raw.static_coefficient, "the coefficient f > 0")?,
-            })
-        }
-        "tanh" => {
-            unused(ctx, at, name, raw, &["static", "sharpness"])?;
-            BeltLaw::Memoryless(FrictionLaw::Tanh(Tanh {
-                static_coefficient: need("static", raw.static_coefficient, "f_s > 0")?,
-                sharpness: need(
-                    "sharpness",
-                    raw.sharpness,
-                    "k > 0 [s/m] in f = f_s tanh(k v)",
-                )?,
-            }))
-        }
-        "adams" => {
-            unused(ctx, at, name, raw, &["static", "b", "c", "e"])?;
-            let seed = Adams::seed(need("static", raw.static_coefficient, "f_s > 0")?);
-            let c = opt("c", raw.c, seed.c)?;
-            if c >= 2.0 {
-                return Err(ctx.err(
-                    &key("c"),
-                    c,
-                    "a number in (0, 2): f tends to f_s sin(C pi / 2) at high speed",
-                ));
-            }
-            BeltLaw::Memoryless(FrictionLaw::Adams(Adams {
-                b: opt("b", raw.b, seed.b)?,
-                c,
-                e: match raw.e {
-                    None => seed.e,
-                    Some(e) if e.is_finite() && e <= 0.0 => e,
-                    Some(e) => return Err(ctx.err(&key("e"), e, "a finite number <= 0")),
-                },
-                ..seed
-            }))
-        }
-        "micro-slip" => {
-            unused(
-                ctx,
-                at,
-                name,
-                raw,
-                &["static", "kinetic", "decay", "critical_speed"],
-            )?;
-            let mu_s = need("static", raw.static_coefficient, "f_s > 0")?;
-            let mu_k = need("kinetic", raw.kinetic, "f_d > 0, <= static")?;
-            kinetic_below(mu_s, mu_k)?;
-            BeltLaw::Memoryless(FrictionLaw::MicroSlip(MicroSlip {
-                static_coefficient: mu_s,
-                dynamic_coefficient: mu_k,
-                decay: need("decay", raw.decay, "d > 0 [s/m]")?,
-                critical_speed: opt("critical_speed", raw.critical_speed, 1e-3)?,
-            }))
-        }
-        "ansys" => {
-            unused(ctx, at, name, raw, &["static", "kinetic", "decay"])?;
-            let mu_s = need("static", raw.static_coefficient, "mu_s > 0")?;
-            let mu_k = need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
-            kinetic_below(mu_s, mu_k)?;
-            BeltLaw::Memoryless(FrictionLaw::AnsysExponential(AnsysExponential {
-                kinetic_coefficient: mu_k,
-                static_ratio: mu_s / mu_k,
-                decay: need("decay", raw.decay, "DC > 0 [s/m]")?,
-            }))
-        }
-        "stribeck" => {
-            unused(
-                ctx,
-                at,
-                name,
-                raw,
-                &["static", "kinetic", "stribeck_speed", "exponent"],
-            )?;
-            let mu_s = need("static", raw.static_coefficient, "mu_s > 0")?;
-            let mu_k = need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
-            kinetic_below(mu_s, mu_k)?;
-            BeltLaw::Memoryless(FrictionLaw::Stribeck(Stribeck {
-                static_coefficient: mu_s,
-                kinetic_coefficient: mu_k,
-                stribeck_speed: need("stribeck_speed", raw.stribeck_speed, "v_s > 0 [m/s]")?,
-                exponent: opt("exponent", raw.exponent, 2.0)?,
-            }))
-        }
-        "lugre" => {
-            unused(
-                ctx,
-                at,
-                name,
-                raw,
-                &[
-                    "static",
-                    "kinetic",
-                    "stribeck_speed",
-                    "sigma0",
-                    "sigma1",
-                    "sigma2",
-                ],
-            )?;
-            let mu_s = need("static", raw.static_coefficient, "mu_s = F_s / N > 0")?;
-            let mu_k = need("kinetic", raw.kinetic, "mu_c = F_c / N > 0, <= static")?;
-            kinetic_below(mu_s, mu_k)?;
-            let paper = LuGre::canudas_de_wit(mu_k, mu_s);
-            BeltLaw::LuGre(LuGre {
-                sigma0: opt("sigma0", raw.sigma0, paper.sigma0)?,
-                sigma1: opt("sigma1", raw.sigma1, paper.sigma1)?,
-                sigma2: match raw.sigma2 {
-                    None => paper.sigma2,
-                    Some(v) if v.is_finite() && v >= 0.0 => v,
-                    Some(v) => {
-                        return Err(ctx.err(&key("sigma2"), v, "a finite number >= 0 [N s/m]"));
-                    }
-                },
-                stribeck_speed: opt("stribeck_speed", raw.stribeck_speed, paper.stribeck_speed)?,
-                ..paper
-            })
-        }
-        other => {
-            return Err(ctx.err(
-                &key("law"),
-                format!("\"{other}\""),
-                format!("one of {}", LAWS.map(|m| format!("\"{m}\"")).join(", ")),
-            ));
-        }
-    };
-    Ok(law)
-}
-
 /// The method of `[<at>]`: its `method` key, else moreau for a set-valued
 /// law and dopri5 for a regularised one or LuGre.
-fn integrator(ctx: &Ctx, at: &str, raw: &LawToml, law: &BeltLaw) -> Result<Integrator, InputError> {
+fn integrator(
+    ctx: &Ctx,
+    at: &str,
+    raw: &LawToml,
+    law: &FrictionSpec,
+) -> Result<Integrator, InputError> {
     let default = match law {
-        BeltLaw::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }) => "moreau",
+        FrictionSpec::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }) => "moreau",
         _ => "dopri5",
     };
     let name = raw.method.as_deref().unwrap_or(default);
@@ -500,7 +225,7 @@ fn integrator(ctx: &Ctx, at: &str, raw: &LawToml, law: &BeltLaw) -> Result<Integ
             ));
         }
     };
-    if integrator == Integrator::Moreau && matches!(law, BeltLaw::LuGre(_)) {
+    if integrator == Integrator::Moreau && matches!(law, FrictionSpec::LuGre(_)) {
         return Err(ctx.err(
             &format!("{at}.method"),
             "\"moreau\"",
@@ -616,10 +341,10 @@ fn reference(
     methods: &[MethodConfig],
 ) -> Result<Reference, InputError> {
     let coulomb = match methods[0].law {
-        BeltLaw::Memoryless(FrictionLaw::Coulomb(c)) => {
+        FrictionSpec::Memoryless(FrictionLaw::Coulomb(c)) => {
             Some((c.static_coefficient, c.kinetic_coefficient))
         }
-        BeltLaw::Memoryless(FrictionLaw::Constant { mu }) => Some((mu, mu)),
+        FrictionSpec::Memoryless(FrictionLaw::Constant { mu }) => Some((mu, mu)),
         _ => None,
     };
     let given = raw.static_coefficient.is_some() || raw.kinetic.is_some();

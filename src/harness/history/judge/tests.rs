@@ -1,0 +1,207 @@
+//! Tests of the judgement of costs, calibrated CPU times and method changes.
+
+use super::*;
+
+fn row(commit: &str, case: &str, metric: &str, value: f64) -> HistoryRow {
+    HistoryRow {
+        commit: commit.into(),
+        date: "2026-12-03T00:00:00Z".into(),
+        host: "h".into(),
+        suite: "all".into(),
+        study: "s".into(),
+        case: case.into(),
+        method: "m".into(),
+        metric: metric.into(),
+        value,
+        spread: f64::NAN,
+        timing: TIMING_METHOD.into(),
+        profile: "release".into(),
+        rustc: "rustc 1.95.0".into(),
+        cpu: "Test CPU (2 logical cores)".into(),
+    }
+}
+
+fn calibration(commit: &str, cpu_s: f64) -> HistoryRow {
+    let mut r = row(commit, CALIBRATION.1, CPU, cpu_s);
+    r.study = CALIBRATION.0.into();
+    r.method = CALIBRATION.2.into();
+    r.spread = 0.0;
+    r
+}
+
+fn verdict(h: &History, case: &str, metric: &str) -> Verdict {
+    compare_latest(h)
+        .into_iter()
+        .find(|f| f.case == case && f.metric == metric)
+        .map(|f| f.verdict)
+        .expect("flag")
+}
+
+#[test]
+fn a_cost_is_judged_against_the_previous_commit_with_a_one_percent_band() {
+    for (latest, expected) in [
+        (1_000_000.0, Verdict::WithinNoise),
+        (1_009_000.0, Verdict::WithinNoise),
+        (1_011_000.0, Verdict::Slower),
+        (989_000.0, Verdict::Faster),
+    ] {
+        let h = History {
+            rows: vec![
+                row("a", "k", INSTRUCTIONS, 1e6),
+                row("b", "k", INSTRUCTIONS, latest),
+            ],
+        };
+        assert_eq!(verdict(&h, "k", INSTRUCTIONS), expected, "{latest}");
+        let r = regressions(&h);
+        assert_eq!(r.len(), (expected == Verdict::Slower) as usize);
+    }
+    // A slowdown of 5 % is a regression at its commit, listed while present.
+    let mut h = History {
+        rows: vec![
+            row("a", "k", INSTRUCTIONS, 1e6),
+            row("b", "k", INSTRUCTIONS, 1.05e6),
+            row("c", "k", INSTRUCTIONS, 1.05e6),
+        ],
+    };
+    let r = regressions(&h);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(
+        (r[0].commit.as_str(), r[0].previous_commit.as_str()),
+        ("b", "a")
+    );
+    assert!((r[0].change() - 0.05).abs() < 1e-12);
+    assert!((r[0].band_relative() - 0.01).abs() < 1e-12);
+    assert_eq!(verdict(&h, "k", INSTRUCTIONS), Verdict::WithinNoise);
+    // Undone at c: no longer listed.
+    h.rows[2].value = 1e6;
+    assert!(regressions(&h).is_empty());
+}
+
+#[test]
+fn a_change_with_its_counters_is_a_counter_change_not_a_slowdown() {
+    let h = History {
+        rows: vec![
+            row("a", "k", INSTRUCTIONS, 1e6),
+            row("a", "k", "lcp_pivots", 100.0),
+            row("a", "k", CPU, 1.0),
+            row("b", "k", INSTRUCTIONS, 2e6),
+            row("b", "k", "lcp_pivots", 200.0),
+            row("b", "k", CPU, 2.0),
+        ],
+    };
+    assert_eq!(verdict(&h, "k", INSTRUCTIONS), Verdict::WithCounters);
+    assert_eq!(verdict(&h, "k", CPU), Verdict::WithCounters);
+    assert_eq!(verdict(&h, "k", "lcp_pivots"), Verdict::Changed);
+    assert!(regressions(&h).is_empty());
+    assert_eq!(counter_changes(&h).len(), 1);
+    // The same slowdown without the counter change is a regression.
+    let mut h = h;
+    h.rows[4].value = 100.0;
+    // (both the instructions and the uncalibrated CPU time doubled).
+    let r = regressions(&h);
+    let mut metrics: Vec<&str> = r.iter().map(|r| r.metric.as_str()).collect();
+    metrics.sort_unstable();
+    assert_eq!(metrics, [CPU, INSTRUCTIONS], "{r:?}");
+}
+
+/// `n` commits; CPU time of benchmark `k<j>` at commit `c` is
+/// `cal * (1 + noise(c, j))` with calibration time `cal(c)`.
+fn calibrated_history(
+    n: usize,
+    benchmarks: usize,
+    cal: impl Fn(usize) -> f64,
+    time: impl Fn(usize, usize) -> f64,
+) -> History {
+    let mut rows = Vec::new();
+    for c in 0..n {
+        let commit = format!("c{c}");
+        rows.push(calibration(&commit, cal(c)));
+        for j in 0..benchmarks {
+            rows.push(row(&commit, &format!("k{j}"), CPU, time(c, j)));
+        }
+    }
+    History { rows }
+}
+
+#[test]
+fn cpu_times_are_judged_in_units_of_the_calibration() {
+    // The machine is 2x slower at c2: every time and the calibration double.
+    let h = calibrated_history(
+        3,
+        3,
+        |c| if c == 2 { 0.02 } else { 0.01 },
+        |c, _| if c == 2 { 2.0 } else { 1.0 },
+    );
+    let flags = compare_latest(&h);
+    let k0 = flags.iter().find(|f| f.case == "k0").unwrap();
+    assert_eq!(k0.verdict, Verdict::WithinNoise);
+    assert_eq!((k0.latest, k0.judged), (2.0, 100.0));
+    assert!(regressions(&h).is_empty());
+    let cal = flags.iter().find(|f| f.case == CALIBRATION.1).unwrap();
+    assert_eq!(cal.verdict, Verdict::Informational);
+}
+
+#[test]
+fn the_cpu_band_is_the_measured_noise_of_unchanged_code() {
+    // 200 benchmarks whose times wander by up to +-5 % (deterministically).
+    let wobble = |c: usize, j: usize| 1.0 + 0.05 * (((c * 7 + j * 13) % 11) as f64 / 5.0 - 1.0);
+    let h = calibrated_history(4, 200, |_| 0.01, wobble);
+    let ctx = Context::new(&h);
+    let config = h.rows[0].config();
+    // Before c2 no pair is known: the unknown noise.
+    assert_eq!(ctx.noise_before(&config, 1), (CPU_UNKNOWN_NOISE, 0));
+    let (q, samples) = ctx.noise_before(&config, 3);
+    assert_eq!(samples, 400);
+    assert!(q > 0.02 && q < 0.12, "{q}");
+    assert!(regressions(&h).is_empty());
+    // A 50 % slowdown of one benchmark at c3 is unconfirmed at first...
+    let mut slow = h.clone();
+    for r in &mut slow.rows {
+        if r.commit == "c3" && r.case == "k7" {
+            r.value *= 1.5;
+        }
+    }
+    assert_eq!(verdict(&slow, "k7", CPU), Verdict::Unconfirmed);
+    assert!(regressions(&slow).is_empty());
+    // ... and a regression at c3 once c4 confirms it.
+    let mut next: Vec<HistoryRow> = slow
+        .rows
+        .iter()
+        .filter(|r| r.commit == "c3")
+        .cloned()
+        .collect();
+    for r in &mut next {
+        r.commit = "c4".into();
+    }
+    slow.rows.extend(next);
+    let r = regressions(&slow);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!((r[0].case.as_str(), r[0].commit.as_str()), ("k7", "c3"));
+    assert!(r[0].calibrated);
+}
+
+#[test]
+fn quantiles_by_nearest_rank() {
+    let v: Vec<f64> = (1..=100).map(f64::from).collect();
+    assert_eq!(quantile(&v, 0.99), 99.0);
+    assert_eq!(quantile(&v, 1.0), 100.0);
+    assert_eq!(quantile(&[3.0], 0.5), 3.0);
+    assert!(quantile(&[], 0.5).is_nan());
+}
+
+#[test]
+fn a_step_in_a_superseded_baseline_is_not_listed() {
+    let mut h = History {
+        rows: vec![
+            row("a", "k", INSTRUCTIONS, 1e6),
+            row("b", "k", INSTRUCTIONS, 1.05e6),
+        ],
+    };
+    assert_eq!(regressions(&h).len(), 1);
+    // The next commit is measured with another Valgrind: a new baseline.
+    let mut next = row("c", "k", INSTRUCTIONS, 1.05e6);
+    next.timing = "callgrind-3.24.0".into();
+    h.rows.push(next);
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    assert_eq!(verdict(&h, "k", INSTRUCTIONS), Verdict::NewBaseline);
+}

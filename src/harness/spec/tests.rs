@@ -1,0 +1,99 @@
+use super::*;
+
+fn study(sweeps: &str) -> Result<StudySpec, InputError> {
+    let text = format!(
+        "[[study]]\nname = \"s\"\nkind = \"gap-system\"\n[study.integrator]\ndt = 0.1\n{sweeps}"
+    );
+    let table: toml::Table = toml::from_str(&text).expect("toml");
+    let schema: FileSchema =
+        deserialize_at(Path::new("s.toml"), None, "", toml::Value::Table(table)).expect("schema");
+    parse_study(
+        Path::new("s.toml"),
+        &gap_system_only(),
+        schema.study.into_iter().next().expect("study"),
+    )
+}
+
+/// A registry of one kind, `gap-system`, whose builder is never called
+/// here (parsing only checks the name).
+fn gap_system_only() -> Registry {
+    Registry::new([crate::harness::registry::Kind {
+        name: "gap-system",
+        build: |spec| {
+            Err(InputError::value(
+                &spec.file,
+                &spec.name,
+                "study.kind",
+                &spec.kind,
+                "not built in these tests",
+            ))
+        },
+    }])
+}
+
+/// Crossed sweeps give the product; a zipped sweep pairs value by value
+/// with the sweep it names, and both coordinates are recorded.
+#[test]
+fn sweeps_cross_or_zip() {
+    let crossed = study(
+        "[[study.sweep]]\nkey = \"integrator.dt\"\nvalues = [0.1, 0.2]\n\
+         [[study.sweep]]\nkey = \"integrator.t_end\"\nvalues = [1.0, 2.0, 3.0]\n",
+    )
+    .expect("valid");
+    assert_eq!(crossed.cases.len(), 6);
+    let zipped = study(
+        "[[study.sweep]]\nkey = \"integrator.dt\"\nvalues = [0.1, 0.2]\n\
+         [[study.sweep]]\nkey = \"integrator.t_end\"\nzip = \"integrator.dt\"\nvalues = [1.0, 2.0]\n\
+         [[study.sweep]]\nkey = \"excitation.omega\"\nlabel = \"w\"\nvalues = [5.0, 6.0, 7.0]\n",
+    )
+    .expect("valid");
+    let names: Vec<&str> = zipped.cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "dt-0.1_t_end-1_w-5",
+            "dt-0.1_t_end-1_w-6",
+            "dt-0.1_t_end-1_w-7",
+            "dt-0.2_t_end-2_w-5",
+            "dt-0.2_t_end-2_w-6",
+            "dt-0.2_t_end-2_w-7"
+        ]
+    );
+    let c = &zipped.cases[4];
+    assert_eq!(c.coords.len(), 3);
+    assert_eq!(c.coords[1].number(), Some(2.0));
+    assert_eq!(
+        c.table["integrator"].as_table().expect("table")["t_end"],
+        toml::Value::Float(2.0)
+    );
+}
+
+#[test]
+fn a_zip_needs_an_earlier_sweep_with_as_many_values() {
+    let err = study(
+        "[[study.sweep]]\nkey = \"integrator.dt\"\nvalues = [0.1, 0.2]\n\
+         [[study.sweep]]\nkey = \"integrator.t_end\"\nzip = \"integrator.dt\"\nvalues = [1.0]\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("study.sweep[1].values") && err.contains("as many values"),
+        "{err}"
+    );
+    let err = study(
+        "[[study.sweep]]\nkey = \"integrator.t_end\"\nzip = \"integrator.dt\"\nvalues = [1.0]\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("study.sweep[0].zip") && err.contains("earlier sweep"),
+        "{err}"
+    );
+    let err = study(
+        "[[study.sweep]]\nkey = \"integrator.dt\"\nvalues = [0.1]\n\
+         [[study.sweep]]\nkey = \"integrator.dt\"\nvalues = [0.2]\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("study.sweep[1].key"), "{err}");
+}

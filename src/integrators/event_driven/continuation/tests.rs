@@ -1,0 +1,57 @@
+use super::*;
+use crate::problem::{GapSprings, Harmonic};
+use crate::sparse::csr_from_rows;
+
+fn sdof() -> GapSystem {
+    GapSystem {
+        mass: csr_from_rows(&[vec![1.0]]),
+        damping: csr_from_rows(&[vec![0.1]]),
+        stiffness: csr_from_rows(&[vec![1.0]]),
+        springs: GapSprings {
+            directions: csr_from_rows(&[vec![1.0]]),
+            gaps: vec![0.5],
+            stiffness: vec![4.0],
+        },
+        excitation: Harmonic {
+            amplitude: vec![0.15],
+            omega: 1.0,
+        },
+    }
+}
+
+#[test]
+fn sdof_branch_has_two_folds() {
+    let options = ContinuationOptions {
+        omega_from: 0.8,
+        omega_to: 1.6,
+        ..ContinuationOptions::default()
+    };
+    let t0 = std::time::Instant::now();
+    let branch = continue_orbits(&sdof(), &options, &EventDrivenOptions::default()).unwrap();
+    let folds: Vec<(f64, f64)> = branch
+        .special(PointKind::Fold)
+        .map(|p| (p.omega, p.amplitude))
+        .collect();
+    eprintln!(
+        "{} points, {} flows, {} rejected, {:?}, folds {folds:?}",
+        branch.points.len(),
+        branch.flows,
+        branch.rejected_steps,
+        t0.elapsed()
+    );
+    for p in branch
+        .points
+        .iter()
+        .filter(|p| p.kind != PointKind::Regular)
+    {
+        eprintln!(
+            "{:?} omega {} A {} |l| {:?} stable {}",
+            p.kind,
+            p.omega,
+            p.amplitude,
+            p.multipliers.iter().map(|c| c.norm()).collect::<Vec<_>>(),
+            p.stable
+        );
+    }
+    assert_eq!(folds.len(), 2);
+}
