@@ -72,13 +72,16 @@ pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySu
             ),
         });
     }
-    calibration_note(&mut summary, o);
+    if let (Some(z), Some(s)) = (cfg.seed_peak_tip_z, cfg.seed_peak_slip_speed) {
+        calibration_note(&mut summary, o, z, s);
+    }
     summary
 }
 
 /// What was calibrated, and on what: the seed's magnitudes are targets,
-/// the law comparison (the claims) the evidence.
-fn calibration_note(summary: &mut StudySummary, o: &CaseOutput) {
+/// the law comparison (the claims) the evidence. Written for a study
+/// that names the seed's magnitudes (`seed.peak_tip_z`, `peak_slip_speed`).
+fn calibration_note(summary: &mut StudySummary, o: &CaseOutput, peak_z: f64, peak_slip: f64) {
     let n0 = o.scalar("preload_normal_force").unwrap_or(f64::NAN);
     let open = o.scalar("preload_min_patch_force").unwrap_or(f64::NAN);
     let torsion = o
@@ -87,7 +90,7 @@ fn calibration_note(summary: &mut StudySummary, o: &CaseOutput) {
             format!("twisting blades (G J / L is {k:.3e} N/m at the s/2 lever)")
         });
     summary.notes.push(format!(
-        "Calibration (not evidence): the seed gives no geometry, so its Fig. 4b and 4c magnitudes (2.5e-5 m, 3.5e-4 m/s, read off its axes) are calibration targets. Fitted: the interference (contact.initial_gap), to the peak slip speed of the constant law; it gives the preload N_0 = {n0:.1} N (the smallest patch force of the preload {open:.2} N: {}). Not fitted: the blades, {torsion}, the load and the laws. The seed's four conclusions (the claims) are evaluated afterwards with no further tuning. Tip z and the slip speeds are measured from the preloaded equilibrium.",
+        "Calibration (not evidence): the seed gives no geometry, so its Fig. 4b and 4c magnitudes ({peak_z:.2e} m, {peak_slip:.2e} m/s, read off its axes) are calibration targets. Fitted: the interference (contact.initial_gap), to the peak slip speed of the constant law; it gives the preload N_0 = {n0:.1} N (the smallest patch force of the preload {open:.2} N: {}). Not fitted: the blades, {torsion}, the load and the laws. The seed's four conclusions (the claims) are evaluated afterwards with no further tuning. Tip z and the slip speeds are measured from the preloaded equilibrium.",
         if open > 0.0 { "every patch closed" } else { "some patches open under the tilt" }
     ));
 }
