@@ -134,8 +134,33 @@ sharpness = 2.0e4
             "law = \"lugre\"\nkinetic = 0.1",
             &["study.laws.tanh", "lugre"],
         ),
+        (
+            "[study.speeds]",
+            "figure_reference = \"no-such.csv\"\n[study.speeds]",
+            &["figure_reference", "no-such.csv", "a readable CSV", "tanh"],
+        ),
+        (
+            "[study.speeds]",
+            "figure_reference = 3\n[study.speeds]",
+            &["figure_reference"],
+        ),
     ];
     common::assert_input_errors(spec, "laws", cases);
+    // A readable CSV without the law's column (the gap system's: no `tanh`).
+    let other = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/reference-data/gap-system/sdof.csv"
+    );
+    let with = format!("figure_reference = \"{other}\"\n[study.speeds]");
+    common::assert_input_errors(
+        spec,
+        "laws",
+        &[(
+            "[study.speeds]",
+            with.as_str(),
+            &["figure_reference", "sdof.csv", "no column `tanh`"],
+        )],
+    );
 }
 
 /// Mass, stiffness, belt speed, normal force, coefficients and a start
@@ -262,6 +287,36 @@ t_end = 1.0e-4
             "t_end = 1.0e-4",
             "t_end = 1.0e-4\nmax_steps = 10",
             &["study.integrator.dt", "max_steps = 10"],
+        ),
+        (
+            "length = 0.12",
+            "length = 0.12\ntorsion = \"yes\"",
+            &["torsion", "yes"],
+        ),
+        (
+            "length = 0.12",
+            "length = 0.12\ntorsion = true\npoisson_ratio = 0.7",
+            &["study.blade.poisson_ratio", "0.7", "(-1, 0.5)"],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\n[study.seed]\npeak_tip_z = -2.5e-5",
+            &["study.seed.peak_tip_z", "-0.000025", "> 0"],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\n[study.seed]\npeak_slip_speed = 0.0",
+            &["study.seed.peak_slip_speed", "0", "> 0"],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\n[study.seed]\npeak_slip_speed = \"fast\"",
+            &["peak_slip_speed", "fast"],
+        ),
+        (
+            "t_end = 1.0e-4",
+            "t_end = 1.0e-4\n[study.seed]\npeak_speed = 3.5e-4",
+            &["peak_speed"],
         ),
     ];
     common::assert_input_errors(spec, "blades", cases);

@@ -10,9 +10,13 @@ v_r = 0 .. 4e-3 m/s, 401 points, step 1e-5 m/s:
                f_s = 0.2, B = 0.5 s/mm = 500 s/m, C = 1.7, E = -2
   micro_slip   h(v) = f_d + (f_s - f_d) exp(-d v),
                f = h(v) v / v_k for v < v_k, f = h(v) for v >= v_k,
-               f_s = 0.4, f_d = 0.2, d = 2 s/m, v_k = 1e-3 m/s
+               f_s = 0.4, f_d = 0.2, d = 2 s/mm = 2000 s/m, v_k = 1e-3 m/s
   ansys        mu = mu_k (1 + (FACT - 1) exp(-DC v)) (the ANSYS manual's form),
-               mu_k = 0.2, FACT = 2, DC = 2 s/m
+               mu_k = 0.2, FACT = 2, DC = 2 s/mm = 2000 s/m
+
+Every constant is read in one unit system, the one Fig. 4a's axis (0-4 mm/s)
+implies: a speed in mm/s, so B = 0.5 s/mm, d = DC = 2 s/mm, v_k = 1e-3 m/s =
+1 mm/s (the legend's "ck = 10^-3" in m/s).
 
 The formulas are written here from their mathematical statements (the seed's
 and, for the ANSYS law, the ANSYS manual's); the script shares no code with
@@ -53,11 +57,11 @@ ADAMS_C = 1.7
 ADAMS_E = -2.0
 MS_FS = 0.4                 # micro-slip: f_s
 MS_FD = 0.2                 # micro-slip: f_d
-MS_D = 2.0                  # micro-slip: d [s/m]
+MS_D = 2000.0               # micro-slip: d = 2 s/mm [s/m]
 MS_VK = 1.0e-3              # micro-slip: v_k [m/s] (the legend's "ck = 10^-3")
 ANSYS_MUK = 0.2             # ANSYS: mu_k
 ANSYS_FACT = 2.0            # ANSYS: FACT = mu_s / mu_k
-ANSYS_DC = 2.0              # ANSYS: DC [s/m]
+ANSYS_DC = 2000.0           # ANSYS: DC = 2 s/mm [s/m]
 
 OUT_PATH = os.path.join("reference-data", "friction-laws", "fig4a.csv")
 COMMAND = "python3 reference-data/generate/friction_laws_fig4a.py"
@@ -105,10 +109,10 @@ def main():
         return table[int(round(vv * V_DIVISOR))]
 
     checks = [
-        ("micro_slip(5e-4) = 0.5 (0.2 + 0.2 e^-0.001)", at(5e-4)[4], 0.5 * (0.2 + 0.2 * np.exp(-0.001))),
-        ("micro_slip(1e-3) = 0.2 + 0.2 e^-0.002", at(1e-3)[4], 0.2 + 0.2 * np.exp(-0.002)),
+        ("micro_slip(5e-4) = 0.5 (0.2 + 0.2 e^-1)", at(5e-4)[4], 0.5 * (0.2 + 0.2 * np.exp(-1.0))),
+        ("micro_slip(1e-3) = 0.2 + 0.2 e^-2", at(1e-3)[4], 0.2 + 0.2 * np.exp(-2.0)),
         ("ansys(0) = FACT mu_k = 0.4", at(0.0)[5], 0.4),
-        ("ansys(4e-3) = 0.2 (1 + e^-0.008)", at(4e-3)[5], 0.2 * (1.0 + np.exp(-0.008))),
+        ("ansys(4e-3) = 0.2 (1 + e^-8)", at(4e-3)[5], 0.2 * (1.0 + np.exp(-8.0))),
         ("tanh(1e-4) = 0.2 tanh 2", at(1e-4)[2], 0.2 * np.tanh(2.0)),
         ("adams(0) = 0", at(0.0)[3], 0.0),
     ]
@@ -142,9 +146,9 @@ def main():
         f.write(f"# adams: f = f_s sin(C atan(B v - E (B v - atan(B v)))), f_s = {ADAMS_FS:g}, "
                 f"B = 0.5 s/mm = {ADAMS_B:g} s/m, C = {ADAMS_C:g}, E = {ADAMS_E:g}\n")
         f.write(f"# micro_slip: h = f_d + (f_s - f_d) exp(-d v), f = h v / v_k (v < v_k), f = h (v >= v_k), "
-                f"f_s = {MS_FS:g}, f_d = {MS_FD:g}, d = {MS_D:g} s/m, v_k = {MS_VK:g} m/s\n")
+                f"f_s = {MS_FS:g}, f_d = {MS_FD:g}, d = 2 s/mm = {MS_D:g} s/m, v_k = {MS_VK:g} m/s\n")
         f.write(f"# ansys: mu = mu_k (1 + (FACT - 1) exp(-DC v)) (ANSYS manual's form), mu_k = {ANSYS_MUK:g}, "
-                f"FACT = {ANSYS_FACT:g}, DC = {ANSYS_DC:g} s/m\n")
+                f"FACT = {ANSYS_FACT:g}, DC = 2 s/mm = {ANSYS_DC:g} s/m\n")
         f.write(f"# command: {COMMAND}   (from the repository root)\n")
         f.write("# method: closed-form evaluation in NumPy (float64), v = i / 1e5 m/s for i = 0..400\n")
         f.write(f"# versions: {versions()}\n")

@@ -54,8 +54,13 @@ impl Axis {
 pub enum Style {
     /// Solid line.
     Line,
-    /// Dashed line (used for references).
+    /// Dashed line (used for references), drawn under the other series
+    /// on a light band of its colour.
     Dashed,
+    /// Dashed line drawn in series order, over the earlier series and
+    /// without a band: a curve that coincides with an earlier one (which
+    /// shows through its gaps).
+    DashedOver,
     /// Markers only.
     Markers,
     /// Solid line with markers.
@@ -153,7 +158,7 @@ impl Figure {
         let mut out: Vec<String> = self
             .series
             .iter()
-            .filter(|s| matches!(s.style, Style::Line | Style::Dashed))
+            .filter(|s| matches!(s.style, Style::Line | Style::Dashed | Style::DashedOver))
             .filter(|s| finite(s) < 2)
             .map(|s| {
                 format!(

@@ -18,9 +18,11 @@
 //! - A segment longer than [`DECIMATE_ABOVE`] points is reduced per pixel
 //!   column to its first, minimum, maximum and last point (monotone x), or to
 //!   points at least a pixel apart (any x): the drawn curve is the same at
-//!   the SVG's resolution while the file stays small. A dashed path that
-//!   would need more than [`MAX_DASHES`] dashes gets proportionally longer
-//!   dashes (every dash is an SVG element).
+//!   the SVG's resolution while the file stays small.
+//! - Lines are SVG polylines with coordinates to 0.01 px (plotters' SVG
+//!   backend rounds to whole pixels, which draws a smooth curve as a
+//!   staircase); dashes are the polyline's `stroke-dasharray`. They are
+//!   written after everything else, over the grid, markers and legend.
 //! - The legend goes into an empty corner of the plot when there is one; with
 //!   few entries, headroom is added above the data for it; otherwise it is
 //!   drawn outside, to the right of the plot. It never hides data.
@@ -68,8 +70,6 @@ const X_LABEL_AREA: u32 = 48;
 const Y_LABEL_AREA: u32 = 78;
 const LINE_WIDTH: u32 = 2;
 const MARKER_PX: i32 = 3;
-/// A dashed segment is drawn with at most about this many dashes.
-pub const MAX_DASHES: usize = 1500;
 /// Width of the light band under a reference (dashed) series.
 const HALO_WIDTH: u32 = 7;
 
@@ -430,14 +430,15 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
     let height = HEIGHT.max(legend_h as u32 + 2 * MARGIN + CAPTION_PX);
 
     let draw = |x: &AxisRange, y: &AxisRange| -> Result<(String, PixelRect), String> {
-        let plot_rect: PixelRect;
         let mut svg = String::new();
+        let lines: Vec<String>;
+        let rect: PixelRect;
         {
             let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
             root.fill(&WHITE).map_err(draw_error)?;
             let (chart_area, legend_area) = root.split_horizontally(width - outside_w);
             let axes = Axes { x, y, x_labels };
-            plot_rect = match (figure.x.scale, figure.y.scale) {
+            let (plot_rect, overlays) = match (figure.x.scale, figure.y.scale) {
                 (Scale::Linear, Scale::Linear) => {
                     draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.linear())
                 }
@@ -475,8 +476,16 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
                 draw_legend(&root, &series, origin, (legend_w, legend_h))?;
             }
             root.present().map_err(draw_error)?;
+            lines = overlays;
+            rect = plot_rect;
         }
-        Ok((svg, plot_rect))
+        // The curves go last, over the grid, markers and the legend (which
+        // sits where there are no data).
+        let close = svg
+            .rfind("</svg>")
+            .ok_or("the SVG backend wrote no closing tag")?;
+        svg.insert_str(close, &lines.concat());
+        Ok((svg, rect))
     };
     let (svg, rect) = draw(&x, &y)?;
     if !equal {
@@ -516,7 +525,8 @@ struct Axes<'a> {
     x_labels: &'a [String],
 }
 
-/// Draws title, mesh and series; returns the plot's pixel rectangle.
+/// Draws title, mesh, markers and error bars; returns the plot's pixel
+/// rectangle and the lines as SVG polylines (sub-pixel coordinates).
 fn draw_chart<XC, YC>(
     area: &DrawingArea<SVGBackend, Shift>,
     figure: &Figure,
@@ -524,7 +534,7 @@ fn draw_chart<XC, YC>(
     axes: &Axes,
     x_coord: XC,
     y_coord: YC,
-) -> Result<PixelRect, String>
+) -> Result<(PixelRect, Vec<String>), String>
 where
     XC: Ranged<ValueType = f64> + ValueFormatter<f64>,
     YC: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -572,28 +582,18 @@ where
 
     // References (dashed) first, underneath: a light band of their colour
     // under the dashes, so that a method drawn on top of its reference
-    // leaves the reference visible on both sides.
+    // leaves the reference visible on both sides. Lines are written as SVG
+    // polylines with sub-pixel coordinates (`overlays`), not by plotters,
+    // whose backend rounds every point to a whole pixel.
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let px = SubPixel::new(x, y, (xr, yr));
     let order = series
         .iter()
         .filter(|s| s.style == Style::Dashed)
         .chain(series.iter().filter(|s| s.style != Style::Dashed));
+    let mut overlays = Vec::new();
     for s in order {
         let color = s.color;
-        let line_style = ShapeStyle::from(&color).stroke_width(LINE_WIDTH);
-        if s.style == Style::Dashed {
-            let halo = ShapeStyle::from(&lighter(color)).stroke_width(HALO_WIDTH);
-            for seg in s.segments.iter().filter(|seg| seg.len() >= 2) {
-                let pixels: Vec<(i32, i32)> = seg.iter().map(|p| chart.backend_coord(p)).collect();
-                let points = if seg.len() > DECIMATE_ABOVE {
-                    decimate(seg, &pixels)
-                } else {
-                    seg.clone()
-                };
-                chart
-                    .draw_series(LineSeries::new(points.iter().copied(), halo))
-                    .map_err(draw_error)?;
-            }
-        }
         for &(lo, hi, y) in &s.error_bars {
             chart
                 .draw_series(LineSeries::new(
@@ -612,33 +612,27 @@ where
             match s.style {
                 // A one-point segment of a line draws no polyline (its
                 // marker, if any, is drawn below).
-                Style::Line | Style::LineMarkers | Style::Dashed if points.len() < 2 => {}
-                Style::Line | Style::LineMarkers => {
-                    chart
-                        .draw_series(LineSeries::new(points.iter().copied(), line_style))
-                        .map_err(draw_error)?;
+                Style::Line
+                | Style::LineMarkers
+                | Style::Dashed
+                | Style::DashedOver
+                | Style::Arrow
+                    if points.len() < 2 => {}
+                Style::Line | Style::LineMarkers | Style::Arrow => {
+                    overlays.push(px.polyline(&points, color, LINE_WIDTH, None));
                 }
                 Style::Dashed => {
-                    let (dash, gap) = dash_pattern(points.iter().map(|p| chart.backend_coord(p)));
-                    chart
-                        .draw_series(DashedLineSeries::new(
-                            points.iter().copied(),
-                            dash,
-                            gap,
-                            line_style,
-                        ))
-                        .map_err(draw_error)?;
+                    overlays.push(px.polyline(&points, lighter(color), HALO_WIDTH, None));
+                    overlays.push(px.polyline(&points, color, LINE_WIDTH, Some(DASH)));
                 }
-                Style::Arrow => {
-                    chart
-                        .draw_series(LineSeries::new(points.iter().copied(), line_style))
-                        .map_err(draw_error)?;
-                    if pixels.len() >= 2 {
-                        let (tail, head) = (pixels[pixels.len() - 2], pixels[pixels.len() - 1]);
-                        draw_arrowhead(chart.plotting_area(), color, tail, head)?;
-                    }
+                Style::DashedOver => {
+                    overlays.push(px.polyline(&points, color, LINE_WIDTH, Some(DASH)));
                 }
                 Style::Markers => {}
+            }
+            if s.style == Style::Arrow && pixels.len() >= 2 {
+                let (tail, head) = (pixels[pixels.len() - 2], pixels[pixels.len() - 1]);
+                draw_arrowhead(chart.plotting_area(), color, tail, head)?;
             }
             let marker_points: Vec<(f64, f64)> = match s.style {
                 Style::Markers => unique_pixels(seg, &pixels),
@@ -646,7 +640,7 @@ where
                     let step = seg.len().div_ceil(MAX_LINE_MARKERS).max(1);
                     seg.iter().copied().step_by(step).collect()
                 }
-                Style::Line | Style::Dashed | Style::Arrow => Vec::new(),
+                Style::Line | Style::Dashed | Style::DashedOver | Style::Arrow => Vec::new(),
             };
             for p in marker_points {
                 let c = chart.backend_coord(&p);
@@ -654,7 +648,7 @@ where
             }
         }
     }
-    Ok(chart.plotting_area().get_pixel_range())
+    Ok((chart.plotting_area().get_pixel_range(), overlays))
 }
 
 /// An arrowhead at pixel `head` pointing away from pixel `tail`: two
@@ -691,20 +685,66 @@ fn draw_arrowhead<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
 /// Length of an arrowhead's strokes [px].
 const ARROWHEAD_PX: f64 = 10.0;
 
-/// Dash and gap lengths in pixels for a dashed path: 8 and 5, lengthened in
-/// proportion when the path is so long (a dense oscillation) that it would
-/// take more than [`MAX_DASHES`] dashes, each of which is an SVG element.
-fn dash_pattern(pixels: impl Iterator<Item = (i32, i32)>) -> (i32, i32) {
-    let mut length = 0.0;
-    let mut last: Option<(i32, i32)> = None;
-    for p in pixels {
-        if let Some(l) = last {
-            length += f64::from(p.0 - l.0).hypot(f64::from(p.1 - l.1));
+/// Dash and gap lengths of a dashed line [px] (SVG `stroke-dasharray`).
+const DASH: (u32, u32) = (8, 5);
+
+/// The map from data to SVG pixel coordinates without rounding: the same
+/// affine map as plotters' (the plot area from its first to its last
+/// pixel, y downwards), kept in floating point.
+struct SubPixel {
+    x: AxisRange,
+    y: AxisRange,
+    /// (left, right) and (bottom, top) pixel of the plot area.
+    px_x: (f64, f64),
+    px_y: (f64, f64),
+}
+
+impl SubPixel {
+    fn new(x: &AxisRange, y: &AxisRange, rect: PixelRect) -> Self {
+        let (xr, yr) = rect;
+        Self {
+            x: *x,
+            y: *y,
+            px_x: (f64::from(xr.start), f64::from(xr.end - 1)),
+            px_y: (f64::from(yr.end - 1), f64::from(yr.start)),
         }
-        last = Some(p);
     }
-    let scale = (length / (13.0 * MAX_DASHES as f64)).max(1.0);
-    ((8.0 * scale).round() as i32, (5.0 * scale).round() as i32)
+
+    /// (x, y) in pixels.
+    fn map(&self, p: (f64, f64)) -> (f64, f64) {
+        let ux = self.x.unit(AxisRange::transform(self.x.scale, p.0));
+        let uy = self.y.unit(AxisRange::transform(self.y.scale, p.1));
+        (
+            self.px_x.0 + ux * (self.px_x.1 - self.px_x.0),
+            self.px_y.0 + uy * (self.px_y.1 - self.px_y.0),
+        )
+    }
+
+    /// An SVG polyline through `points` with coordinates to 0.01 px.
+    fn polyline(
+        &self,
+        points: &[(f64, f64)],
+        color: RGBColor,
+        width: u32,
+        dash: Option<(u32, u32)>,
+    ) -> String {
+        use std::fmt::Write;
+        let mut pts = String::with_capacity(14 * points.len());
+        for &p in points {
+            let (a, b) = self.map(p);
+            let _ = write!(pts, "{a:.2},{b:.2} ");
+        }
+        let dash = dash.map_or(String::new(), |(d, g)| {
+            format!(" stroke-dasharray=\"{d} {g}\"")
+        });
+        format!(
+            "<polyline fill=\"none\" opacity=\"1\" stroke=\"#{:02X}{:02X}{:02X}\" stroke-width=\"{width}\"{dash} stroke-linejoin=\"round\" points=\"{}\"/>\n",
+            color.0,
+            color.1,
+            color.2,
+            pts.trim_end()
+        )
+    }
 }
 
 /// Reduces a long segment while keeping its drawn shape (see module doc).

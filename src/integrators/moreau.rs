@@ -26,7 +26,11 @@
 //! theta point or a prescribed normal force; the tangential one the
 //! complementarity condition of the friction law at c+ (set-valued laws
 //! stick exactly; regularised laws act as their implicit force), in the
-//! plane or on a line ([`ContactLaw::planar`]).
+//! plane or on a line ([`ContactLaw::planar`]). A set-valued law's slip
+//! coefficient is f(|c+|) or, where the problem asks for it
+//! ([`ContactLaw::slip_coefficient`] = [`SlipCoefficient::StepStart`]: the
+//! blades' coupled patches under a steeply falling law), f(|c_t(t)|) at the
+//! slip speed of the step's start.
 //!
 //! Contacts coupled through G (the blades' patches on one rigid shroud
 //! pair) are solved by projected Gauss-Seidel sweeps over the contacts
@@ -48,6 +52,7 @@
 //! which the balance shows).
 
 use crate::contact::friction::{FrictionLaw, LawClass};
+pub use crate::contact::impulse::SlipCoefficient;
 use crate::contact::impulse::{LocalError, line_impulse, penalty_impulse, planar_impulse};
 use crate::contact::normal::Penalty;
 
@@ -78,6 +83,9 @@ pub struct ContactLaw {
     /// Two tangential directions (rows 0 and 1 of H_j), or one (row 0;
     /// row 1 is not used).
     pub planar: bool,
+    /// Where a set-valued law's slip coefficient is evaluated (in the
+    /// plane; a line contact is always implicit).
+    pub slip_coefficient: SlipCoefficient,
 }
 
 /// A linear mechanical system with contacts, as the Moreau stepper sees
@@ -306,6 +314,18 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
         c
     }
 
+    /// Contact j's slip coefficient held at the step's start slip speed,
+    /// f(|c_t(t)|), for a set-valued law in the plane whose problem asks
+    /// for it; None: f(|c+|) (module doc).
+    fn frozen(&self, j: usize) -> Option<f64> {
+        let law = self.laws[j];
+        (self.stick.is_some() && law.planar && law.slip_coefficient == SlipCoefficient::StepStart)
+            .then(|| {
+                let c = self.c_start[j];
+                self.law.coefficient(c[0].hypot(c[1]))
+            })
+    }
+
     /// Contact j's impulse for its local velocity c at the current
     /// impulses p (the others fixed).
     fn local(&self, j: usize, c: [f64; 3], p: [f64; 3], t: f64) -> Result<Tangential3, String> {
@@ -330,7 +350,7 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
         let b = [c0[0] + g[0][2] * pn, c0[1] + g[1][2] * pn];
         let local = if law.planar {
             let gt = [[g[0][0], g[0][1]], [g[1][0], g[1][1]]];
-            planar_impulse(&self.law, self.stick, gt, b, pn)
+            planar_impulse(&self.law, self.stick, self.frozen(j), gt, b, pn)
         } else {
             line_impulse(&self.law, self.stick, g[0][0], b[0], pn)
         };
@@ -525,9 +545,11 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             self.c_end[j] = c;
             let s = c[0].hypot(c[1]);
             if !self.sticking[j] {
-                // The law's dissipation at the end velocity, P_N f(s+) s+
+                // The law's dissipation at the end velocity, P_N mu s+ with
+                // the applied coefficient mu = f(s+) or the frozen one
                 // (= -P_t . c+ at convergence); a stuck contact does not slip.
-                friction += p[2] * self.law.coefficient(s) * s;
+                let mu = self.frozen(j).unwrap_or_else(|| self.law.coefficient(s));
+                friction += p[2] * mu * s;
             }
             if let NormalLaw::Penalty(pen) = self.laws[j].normal {
                 let g_th = ((1.0 - th) * self.g_start[j] + th * g_new).max(0.0);

@@ -20,7 +20,9 @@
 
 use std::f64::consts::{PI, TAU};
 
-use crate::integrators::moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};
+use crate::integrators::moreau::{
+    ContactLaw, IterationMatrix, MoreauProblem, NormalLaw, SlipCoefficient,
+};
 
 /// The belt system's data (SI units).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,6 +123,7 @@ impl MoreauProblem for Belt {
         ContactLaw {
             normal: NormalLaw::Prescribed(self.normal_force),
             planar: false,
+            slip_coefficient: SlipCoefficient::StepEnd,
         }
     }
 }

@@ -23,6 +23,8 @@ struct CaseToml {
     laws: toml::Table,
     #[serde(default)]
     compare_at: Option<f64>,
+    #[serde(default)]
+    figure_reference: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -38,7 +40,17 @@ struct CaseConfig {
     speeds: Vec<f64>,
     laws: Vec<(String, String, FrictionSpec)>,
     compare_at: f64,
+    /// Per law (in law order), the reference tabulation drawn in the
+    /// figure: (v, f) from `figure_reference`'s column of the law's label
+    /// with `-` read as `_`.
+    reference: Option<Vec<Curve>>,
 }
+
+/// A reference curve: (v [m/s], f [-]).
+type Curve = (Vec<f64>, Vec<f64>);
+
+/// Every this many rows of a reference tabulation is drawn as a marker.
+const REFERENCE_MARKER_EVERY: usize = 20;
 
 /// A friction-law study.
 pub struct FrictionLawStudy {
@@ -122,11 +134,57 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
         Some(v) if v.is_finite() && v > 0.0 => v,
         Some(v) => return Err(ctx.err("compare_at", v, "a speed > 0 [m/s]")),
     };
+    let reference = match &raw.figure_reference {
+        None => None,
+        Some(path) => Some(figure_reference(ctx, path, &laws)?),
+    };
     Ok(CaseConfig {
         speeds,
         laws,
         compare_at,
+        reference,
     })
+}
+
+/// Reads `figure_reference` (relative to the spec file): the column of
+/// each law (its label, `-` read as `_`) against the first column.
+fn figure_reference(
+    ctx: &Ctx,
+    path: &str,
+    laws: &[(String, String, FrictionSpec)],
+) -> Result<Vec<Curve>, InputError> {
+    let file = ctx
+        .file
+        .parent()
+        .unwrap_or(std::path::Path::new("."))
+        .join(path);
+    let columns: Vec<String> = laws.iter().map(|l| l.0.replace('-', "_")).collect();
+    let allowed = format!(
+        "a readable CSV whose first column is the speed [m/s] and which has the columns {}",
+        columns.join(", ")
+    );
+    let table = crate::harness::reference::read_csv(&file).map_err(|e| {
+        ctx.err(
+            "figure_reference",
+            format!("\"{path}\""),
+            format!("{allowed}: {e}"),
+        )
+    })?;
+    let v = table
+        .abscissa()
+        .map(|c| c.values.clone())
+        .ok_or_else(|| ctx.err("figure_reference", format!("\"{path}\""), allowed.clone()))?;
+    columns
+        .iter()
+        .map(|c| match table.values(c) {
+            Some(f) => Ok((v.clone(), f.to_vec())),
+            None => Err(ctx.err(
+                "figure_reference",
+                format!("\"{path}\" (no column `{c}`)"),
+                allowed.clone(),
+            )),
+        })
+        .collect()
 }
 
 /// (speed, f) of the largest f over the grid, the first such speed on a
@@ -139,6 +197,52 @@ fn grid_peak(speeds: &[f64], f: &[f64]) -> (f64, f64) {
         .fold((f64::NAN, f64::NEG_INFINITY), |best, (&v, &y)| {
             if y > best.1 { (v, y) } else { best }
         })
+}
+
+/// The figure's curves: each law solid, dashed over an earlier law it
+/// coincides with somewhere on the grid (within 1e-9: tanh on constant,
+/// ANSYS on micro-slip, so that both stay visible), and its reference
+/// tabulation as markers of its colour.
+fn figure_series(cfg: &CaseConfig, o: &CaseOutput) -> Vec<Series> {
+    let mut drawn: Vec<Vec<f64>> = Vec::new();
+    let mut series = Vec::new();
+    for (k, m) in o.methods.iter().enumerate() {
+        let Some(out) = m.output() else { continue };
+        let (Some(v), Some(f)) = (out.series.values("v"), out.series.values("coefficient")) else {
+            continue;
+        };
+        let coincides = drawn.iter().any(|g| {
+            g.iter()
+                .zip(f)
+                .filter(|(a, b)| (*a - *b).abs() <= 1e-9)
+                .count()
+                >= 2
+        });
+        let style = if coincides {
+            Style::DashedOver
+        } else {
+            Style::Line
+        };
+        series.push(Series::new(m.label(), v, f, style).grouped(k));
+        drawn.push(f.to_vec());
+    }
+    if let Some(reference) = &cfg.reference {
+        for (k, ((label, _, _), (v, f))) in cfg.laws.iter().zip(reference).enumerate() {
+            let pick = |x: &[f64]| -> Vec<f64> {
+                x.iter().copied().step_by(REFERENCE_MARKER_EVERY).collect()
+            };
+            series.push(
+                Series::new(
+                    format!("{label} (NumPy reference)"),
+                    &pick(v),
+                    &pick(f),
+                    Style::Markers,
+                )
+                .grouped(k),
+            );
+        }
+    }
+    series
 }
 
 impl Study for FrictionLawStudy {
@@ -224,20 +328,21 @@ impl Study for FrictionLawStudy {
         let Some((cfg, o)) = self.cases.iter().zip(cases).next() else {
             return summary;
         };
-        let mut series = Vec::new();
-        for m in &o.methods {
-            let Some(out) = m.output() else { continue };
-            if let (Some(v), Some(f)) = (out.series.values("v"), out.series.values("coefficient")) {
-                series.push(Series::new(m.label(), v, f, Style::Line));
-            }
-        }
+        let series = figure_series(cfg, o);
         summary.figures.push(Figure {
             name: "coefficients".into(),
             title: "Friction coefficient against relative speed".into(),
             x: Axis::linear("relative speed v_r [m/s]"),
             y: Axis::linear("friction coefficient f [-]"),
             series,
-            caption: "Regenerates Fig. 4a of the seed on friction in contact joints: the five laws' coefficients for positive relative speeds (odd in v for negative ones).".into(),
+            caption: format!(
+                "Regenerates Fig. 4a of the seed on friction in contact joints: the five laws' coefficients for positive relative speeds (odd in v for negative ones), all constants read in one unit system (B = 0.5 s/mm, DC = d = 2 s/mm). A law that coincides with an earlier one over part of the range is dashed over it (tanh over constant, ANSYS over micro-slip), so both stay visible.{}",
+                if cfg.reference.is_some() {
+                    format!(" Markers: the independent NumPy tabulation the checks compare with (every {REFERENCE_MARKER_EVERY}th of its rows).")
+                } else {
+                    String::new()
+                }
+            ),
         });
         for m in &o.methods {
             let Some(out) = m.output() else { continue };

@@ -191,6 +191,12 @@ pub(super) fn draw_legend(
                         .map_err(draw_error)?;
                 }
             }
+            Style::DashedOver => {
+                for (a, b) in [(sx0, sx0 + 8), (sx0 + 13, sx1 - 9), (sx1 - 4, sx1)] {
+                    root.draw(&PathElement::new(vec![(a, yc), (b, yc)], line))
+                        .map_err(draw_error)?;
+                }
+            }
             Style::Markers => {}
         }
         if matches!(s.style, Style::Markers | Style::LineMarkers) {

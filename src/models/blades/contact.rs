@@ -2,8 +2,8 @@
 //! normal force, friction opposing the slip, and the transformation of the
 //! patch forces to the two blades' tip DOFs by the transposed maps.
 //!
-//! Per patch j, with H_j = [T_1,Aj  -T_2,Aj] (3 x 8, the tip DOFs of blade
-//! 1 then blade 2, rows xi, eta, zeta), the relative velocity is
+//! Per patch j, with H_j = [T_1,Aj  -T_2,Aj] (3 x 10, the tip DOFs of
+//! blade 1 then blade 2, rows xi, eta, zeta), the relative velocity is
 //! c_Aj = qdot_1,Aj - qdot_2,Aj = H_j qdot (eq. (1)) and, the maps being
 //! constant (small displacements), the relative displacement H_j q. With
 //! zeta pointing into blade 1, the penetration and its rate are
@@ -37,12 +37,19 @@
 use crate::contact::friction::FrictionLaw;
 use crate::contact::normal::Penalty;
 
+/// The tip DOFs H acts on: per blade v, w, theta_z, theta_y and theta_x
+/// (the torsion; with a blade rigid in torsion its column of H is zero).
+pub const TIP_DOFS: usize = 10;
+
+/// The tip DOFs of one blade in H.
+pub const BLADE_TIP_DOFS: usize = TIP_DOFS / 2;
+
 /// One patch's kinematic maps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchMap {
-    /// H_j (3 x 8): local relative velocity from the tip DOFs (blade 1's
-    /// v, w, theta_z, theta_y, then blade 2's).
-    pub h: [[f64; 8]; 3],
+    /// H_j (3 x TIP_DOFS): local relative velocity from the tip DOFs
+    /// (blade 1's v, w, theta_z, theta_y, theta_x, then blade 2's).
+    pub h: [[f64; TIP_DOFS]; 3],
     /// The full rigid maps T_i,Aj (3 x 6, DOFs u, v, w, theta_x, theta_y,
     /// theta_z of tip i) of the two blades.
     pub rigid: [[[f64; 6]; 3]; 2],
@@ -83,8 +90,9 @@ pub struct ContactTotals {
 pub struct ContactSet {
     /// One map per patch.
     pub patches: Vec<PatchMap>,
-    /// Global indices of the 8 tip DOFs H acts on.
-    pub tip_dofs: [usize; 8],
+    /// Global indices of the tip DOFs H acts on (a blade rigid in torsion
+    /// repeats its tip v for theta_x, whose column of H is zero).
+    pub tip_dofs: [usize; TIP_DOFS],
     /// The normal law, the same on every patch.
     pub penalty: Penalty,
 }

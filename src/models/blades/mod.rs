@@ -70,6 +70,17 @@
 //!
 //! Load: F = 10 N along +z on blade 1's tip node, a step at t = 0 (the
 //! seed's Fig. 3).
+//!
+//! Torsion (`torsion = true`; default false, rigid in torsion): one DOF per
+//! blade, the tip's theta_x, the twist taken linear along the blade (the
+//! first torsion mode of a clamped shaft with a heavy tip): stiffness
+//! G J / L with G = E / (2 (1 + nu)) = 80.8 GPa and Saint-Venant's
+//! J = beta b h^3 of the 30 x 5 mm rectangle (beta = 0.2983, J = 1.119e-9
+//! m^4; Roark, Table 10.7): G J / L = 753 N m/rad, 4.8e6 N/m at the
+//! contact's s/2 lever, comparable to the total penalty stiffness 1.1e7
+//! N/m; inertia the shroud's J_x = m_s (a_y^2 + a_z^2) / 12 plus a third of
+//! the blade's rho I_p L (the Rayleigh quotient of the linear twist). The
+//! Rayleigh coefficients are those of the bending modes.
 
 pub mod band;
 pub mod beam;
@@ -85,7 +96,8 @@ pub use simulate::{BladeMethod, BladeRun, simulate};
 use crate::contact::normal::Penalty;
 use crate::sparse::csr::Csr;
 use band::BandCholesky;
-use beam::{Beam, NODE_DOFS, THETA_Y, THETA_Z, V, W};
+use beam::{Beam, THETA_Y, THETA_Z, V, W};
+use contact::{BLADE_TIP_DOFS, TIP_DOFS};
 use contact::{ContactSet, ContactTotals, PatchMap};
 use nalgebra::{DMatrix, Vector3};
 use shroud::{BEAM_COLUMNS, ContactSurface, ShroudBlock, rigid_map};
@@ -142,6 +154,13 @@ pub struct BladePairParams {
     /// Its direction (global, normalised here; no x component). Default
     /// [0, 0, 1]: towards blade 2.
     pub load_direction: [f64; 3],
+    /// Whether the blades twist: false (default) holds theta_x (rigid in
+    /// torsion); true adds one torsion DOF per blade, theta_x of the tip
+    /// (module doc, "Torsion").
+    pub torsion: bool,
+    /// nu [-], for the shear modulus G = E / (2 (1 + nu)) of the torsion.
+    /// Default 0.3 (EN 1993-1-1, 3.2.6).
+    pub poisson_ratio: f64,
 }
 
 impl Default for BladePairParams {
@@ -167,9 +186,16 @@ impl Default for BladePairParams {
             contact_damping_ratio: 0.1,
             load: 10.0,
             load_direction: [0.0, 0.0, 1.0],
+            torsion: false,
+            poisson_ratio: 0.3,
         }
     }
 }
+
+/// H's column of a tip's theta_x (after v, w, theta_z, theta_y).
+const TORSION_COLUMN: usize = 4;
+/// The rigid map's column of theta_x.
+const THETA_X_RIGID: usize = 3;
 
 /// The assembled blade pair: blade 1's DOFs first, then blade 2's.
 #[derive(Debug, Clone)]
@@ -192,6 +218,20 @@ pub struct BladePair {
     rayleigh: (f64, f64),
     anchors: [f64; 2],
     initial_q: Vec<f64>,
+    /// DOFs of one blade: the beam's, plus theta_x of the tip with torsion.
+    blade_dofs: usize,
+    /// (G J / L [N m/rad], tip torsional inertia [kg m^2]) with torsion.
+    torsion: Option<(f64, f64)>,
+}
+
+/// Saint-Venant's torsion constant of a b x h rectangle (b >= h), J =
+/// beta b h^3 with beta = (1 - 0.630 (h/b) + 0.052 (h/b)^5) / 3 (Young &
+/// Budynas, *Roark's Formulas for Stress and Strain*, 7th ed., Table 10.7,
+/// case 4; within 4 % for every b/h).
+pub fn rectangle_torsion_constant(b: f64, h: f64) -> f64 {
+    let (b, h) = if b >= h { (b, h) } else { (h, b) };
+    let r = h / b;
+    (1.0 - 0.630 * r + 0.052 * r.powi(5)) / 3.0 * b * h.powi(3)
 }
 
 fn check_positive(name: &str, v: f64) -> Result<(), String> {
@@ -284,9 +324,11 @@ impl BladePair {
             size: p.shroud_size,
             density: p.density,
         };
-        let nb = beam.dofs();
+        let nb_beam = beam.dofs();
+        let nb = nb_beam + usize::from(p.torsion);
         let tip = beam.tip();
         let (mut m1, k1) = beam.matrices();
+        let k1_t: DMatrix<f64>;
         m1[(tip + V, tip + V)] += shroud.mass();
         m1[(tip + W, tip + W)] += shroud.mass();
         m1[(tip + THETA_Y, tip + THETA_Y)] += shroud.inertia_y();
@@ -308,6 +350,36 @@ impl BladePair {
             anchors[1],
             p.damping_ratios[1],
         )?;
+        // Torsion: one DOF theta_x of the tip, the twist linear along the
+        // blade (the first mode of a clamped shaft with a heavy tip):
+        // stiffness G J / L, inertia the shroud's J_x plus a third of the
+        // blade's rho I_p L (the Rayleigh quotient of the linear twist).
+        // The Rayleigh coefficients stay those of the bending modes.
+        let torsion = if p.torsion {
+            if !(p.poisson_ratio.is_finite() && p.poisson_ratio > -1.0 && p.poisson_ratio < 0.5) {
+                return Err(format!(
+                    "blade pair: poisson_ratio must be in (-1, 0.5), got {}",
+                    p.poisson_ratio
+                ));
+            }
+            let g = p.youngs_modulus / (2.0 * (1.0 + p.poisson_ratio));
+            let k_t = g * rectangle_torsion_constant(p.chord, p.thickness) / p.length;
+            let i_p = p.chord * p.thickness * (p.chord.powi(2) + p.thickness.powi(2)) / 12.0;
+            let j_t = shroud.inertia_x() + p.density * i_p * p.length / 3.0;
+            let grow = |a: &DMatrix<f64>, d: f64| {
+                let mut g = DMatrix::zeros(nb, nb);
+                g.view_mut((0, 0), (nb_beam, nb_beam)).copy_from(a);
+                g[(nb_beam, nb_beam)] = d;
+                g
+            };
+            m1 = grow(&m1, j_t);
+            k1_t = grow(&k1, k_t);
+            Some((k_t, j_t))
+        } else {
+            k1_t = k1.clone();
+            None
+        };
+        let k1 = k1_t;
         let b1 = &m1 * alpha + &k1 * beta;
         let (m, b, k) = (
             block_diagonal(&m1),
@@ -333,11 +405,15 @@ impl BladePair {
             .map(|pj| {
                 let t1 = rigid_map(&surface.frame, &(pj - c1));
                 let t2 = rigid_map(&surface.frame, &(pj - c2));
-                let mut h = [[0.0; 8]; 3];
+                let mut h = [[0.0; TIP_DOFS]; 3];
                 for row in 0..3 {
                     for (k, &col) in BEAM_COLUMNS.iter().enumerate() {
                         h[row][k] = t1[row][col];
-                        h[row][NODE_DOFS + k] = -t2[row][col];
+                        h[row][BLADE_TIP_DOFS + k] = -t2[row][col];
+                    }
+                    if p.torsion {
+                        h[row][TORSION_COLUMN] = t1[row][THETA_X_RIGID];
+                        h[row][BLADE_TIP_DOFS + TORSION_COLUMN] = -t2[row][THETA_X_RIGID];
                     }
                 }
                 PatchMap {
@@ -347,11 +423,15 @@ impl BladePair {
                 }
             })
             .collect();
-        let mut tip_dofs = [0; 8];
-        for k in 0..NODE_DOFS {
+        let mut tip_dofs = [0; TIP_DOFS];
+        for k in 0..BEAM_COLUMNS.len() {
             tip_dofs[k] = tip + k;
-            tip_dofs[NODE_DOFS + k] = nb + tip + k;
+            tip_dofs[BLADE_TIP_DOFS + k] = nb + tip + k;
         }
+        // theta_x: the torsion DOF, else the tip's v again (zero column).
+        let twist = if p.torsion { nb_beam } else { tip };
+        tip_dofs[TORSION_COLUMN] = twist;
+        tip_dofs[BLADE_TIP_DOFS + TORSION_COLUMN] = nb + twist;
         let contact = ContactSet {
             patches,
             tip_dofs,
@@ -380,6 +460,8 @@ impl BladePair {
             rayleigh: (alpha, beta),
             anchors,
             initial_q: vec![0.0; 2 * nb],
+            blade_dofs: nb,
+            torsion,
         };
         if p.initial_gap < 0.0 {
             pair.initial_q = pair.static_equilibrium(0.0)?;
@@ -392,9 +474,15 @@ impl BladePair {
         &self.params
     }
 
-    /// Number of DOFs of the pair (8 n).
+    /// Number of DOFs of the pair (8 n, plus 2 with torsion).
     pub fn dofs(&self) -> usize {
-        2 * self.beam.dofs()
+        2 * self.blade_dofs
+    }
+
+    /// (G J / L [N m/rad], the tip's torsional inertia [kg m^2]) when the
+    /// blades twist, else None (rigid in torsion).
+    pub fn torsion(&self) -> Option<(f64, f64)> {
+        self.torsion
     }
 
     /// Number of contact patches.
@@ -424,7 +512,7 @@ impl BladePair {
 
     /// Global index of blade `i`'s (0 or 1) tip v; w, theta_z, theta_y follow.
     pub fn tip(&self, blade: usize) -> usize {
-        blade * self.beam.dofs() + self.beam.tip()
+        blade * self.blade_dofs + self.beam.tip()
     }
 
     /// (alpha [1/s], beta [s]) of the Rayleigh damping.
@@ -572,13 +660,13 @@ impl BladePair {
                     continue;
                 }
                 let h = &p.h[row];
-                for a_ in 0..8 {
-                    for b_ in 0..8 {
+                for a_ in 0..TIP_DOFS {
+                    for b_ in 0..TIP_DOFS {
                         a[(td[a_], td[b_])] += k * h[a_] * h[b_];
                     }
                 }
             }
-            for a_ in 0..8 {
+            for a_ in 0..TIP_DOFS {
                 rhs[td[a_]] -= k_n * p.gap * p.h[2][a_];
             }
         }

@@ -3,7 +3,11 @@
 //! normal law implicit at the theta point and their friction in the
 //! contact plane. W = M + th h B + th^2 h^2 K is banded (the two blades'
 //! DOFs are ordered along each beam) and factored by [`BandCholesky`]; the
-//! patch maps H_j act on the 8 tip DOFs. The patches of one rigid shroud
+//! patch maps H_j act on the 10 tip DOFs (v, w, theta_z, theta_y, theta_x
+//! per blade; theta_x a torsion DOF or a zero column). A set-valued law's
+//! slip coefficient is taken at the step's start slip speed
+//! ([`SlipCoefficient::StepStart`]: with f(|c+|) the ANSYS law with
+//! DC = 2 s/mm makes the sweeps oscillate). The patches of one rigid shroud
 //! pair are coupled through the Delassus operator, so the stepper sweeps
 //! over them (redundant patches make Gauss-Seidel slow where slip
 //! reverses: thousands of sweeps in a step).
@@ -11,7 +15,7 @@
 use super::BladePair;
 use super::band::BandCholesky;
 use crate::integrators::moreau::{
-    ContactLaw, IterationMatrix, MoreauProblem, MoreauState, NormalLaw,
+    ContactLaw, IterationMatrix, MoreauProblem, MoreauState, NormalLaw, SlipCoefficient,
 };
 
 impl IterationMatrix for BandCholesky {
@@ -70,6 +74,7 @@ impl MoreauProblem for BladePair {
         ContactLaw {
             normal: NormalLaw::Penalty(self.contact().penalty),
             planar: true,
+            slip_coefficient: SlipCoefficient::StepStart,
         }
     }
 }

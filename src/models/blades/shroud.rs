@@ -45,6 +45,11 @@ impl ShroudBlock {
         self.density * self.size.iter().product::<f64>()
     }
 
+    /// J_x = m (a_y^2 + a_z^2) / 12 [kg m^2], about the x axis through C.
+    pub fn inertia_x(&self) -> f64 {
+        self.mass() * (self.size[1].powi(2) + self.size[2].powi(2)) / 12.0
+    }
+
     /// J_y = m (a_x^2 + a_z^2) / 12 [kg m^2], about the y axis through C.
     pub fn inertia_y(&self) -> f64 {
         self.mass() * (self.size[0].powi(2) + self.size[2].powi(2)) / 12.0

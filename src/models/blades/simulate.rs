@@ -77,6 +77,8 @@ pub struct BladeRun {
     pub local_iterations: usize,
     /// Sticking patches summed over the steps (Moreau).
     pub stick_patch_steps: usize,
+    /// Per patch, the steps it ended stuck (Moreau; empty otherwise).
+    pub patch_stick_steps: Vec<usize>,
 }
 
 /// The contact quantities recorded per output.
@@ -277,6 +279,10 @@ pub fn simulate(
                 run.steps += 1;
                 run.local_iterations += r.sweeps;
                 run.stick_patch_steps += r.sticking;
+                run.patch_stick_steps.resize(model.patch_count(), 0);
+                for (j, n) in run.patch_stick_steps.iter_mut().enumerate() {
+                    *n += usize::from(stepper.stuck(j));
+                }
                 let t = state.t;
                 if !state.q.iter().chain(state.v.iter()).all(|x| x.is_finite()) {
                     return Err(format!(

@@ -16,7 +16,7 @@ use crate::harness::checks::Provides;
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study, StudySummary};
 use crate::harness::table::Table;
-use crate::models::blades::{BladeMethod, simulate};
+use crate::models::blades::{BladeMethod, BladeRun, beam, simulate};
 
 use spec::{CaseConfig, Integrator};
 
@@ -103,12 +103,24 @@ impl Study for ShroudedBladesStudy {
                 "peak_slip_speed",
                 "early_slip_speed",
                 "late_slip_speed",
+                "slip_decay_ratio",
                 "late_amplitude",
+                "stick_fraction",
+                "patch_stick_min",
+                "patch_stick_max",
                 "peak_normal_force",
                 "relative_balance_error",
                 "min_dissipated",
             ]),
-            case_scalars: strings(&["dt", "tolerance", "static_tip_z"]),
+            case_scalars: strings(&[
+                "dt",
+                "tolerance",
+                "static_tip_z",
+                "preload_normal_force",
+                "preload_min_patch_force",
+                "preload_max_patch_force",
+                "torsion_stiffness_at_lever",
+            ]),
             columns: strings(&[
                 "t",
                 "tip_z",
@@ -162,6 +174,16 @@ impl Study for ShroudedBladesStudy {
             message,
         })?;
         progress.inc(1);
+        // Displacements from the preloaded equilibrium (the state at rest
+        // before the load; zero without interference): the figures' and
+        // scalars' quantities.
+        let mut run = run;
+        let (q0, _) = cfg.model.initial_state();
+        let tip = cfg.model.tip(0);
+        let (y0, z0) = (q0[tip + beam::V], q0[tip + beam::W]);
+        run.tip_z.iter_mut().for_each(|z| *z -= z0);
+        run.tip_y.iter_mut().for_each(|y| *y -= y0);
+        let stick = stick_fractions(&run);
         let n = run.t.len();
         let third = (n / 3).max(1);
         let max_abs = |v: &[f64]| v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
@@ -172,17 +194,19 @@ impl Study for ShroudedBladesStudy {
                 (a.min(x), b.max(x))
             });
         let peak_work = max_abs(&run.load_work).max(1e-300);
-        let scalars = vec![
+        let late_slip = max_abs(&run.slip_speed[n.saturating_sub(third)..]);
+        let early_slip = max_abs(&run.slip_speed[..third.min(n)]);
+        let mut scalars = vec![
             Scalar::new("steps", run.steps as f64, "accepted time steps [-]"),
             Scalar::new(
                 "peak_tip_z",
                 max_abs(&run.tip_z),
-                "max |tip displacement of blade 1 along z| [m]",
+                "max |tip displacement of blade 1 along z from the preloaded equilibrium| [m]",
             ),
             Scalar::new(
                 "final_tip_z",
                 *run.tip_z.last().unwrap_or(&f64::NAN),
-                "tip displacement of blade 1 along z at t_end [m]",
+                "tip displacement of blade 1 along z at t_end, from the preloaded equilibrium [m]",
             ),
             Scalar::new(
                 "peak_slip_speed",
@@ -191,13 +215,18 @@ impl Study for ShroudedBladesStudy {
             ),
             Scalar::new(
                 "early_slip_speed",
-                max_abs(&run.slip_speed[..third.min(n)]),
+                early_slip,
                 "max slip speed at the watched patch over the first third of the run [m/s]",
             ),
             Scalar::new(
                 "late_slip_speed",
-                max_abs(&run.slip_speed[n.saturating_sub(third)..]),
+                late_slip,
                 "max slip speed at the watched patch over the last third of the run [m/s]",
+            ),
+            Scalar::new(
+                "slip_decay_ratio",
+                late_slip / early_slip,
+                "late_slip_speed / early_slip_speed [-]: below 1 when the relative velocity decreases",
             ),
             Scalar::new(
                 "late_amplitude",
@@ -220,6 +249,25 @@ impl Study for ShroudedBladesStudy {
                 "smallest friction work dissipated over the samples [J]: never negative",
             ),
         ];
+        if let Some((all, lo, hi)) = stick {
+            scalars.extend([
+                Scalar::new(
+                    "stick_fraction",
+                    all,
+                    "patch-steps that ended stuck over all patch-steps (moreau) [-]",
+                ),
+                Scalar::new(
+                    "patch_stick_min",
+                    lo,
+                    "the least-stuck patch's fraction of steps ended stuck (moreau) [-]",
+                ),
+                Scalar::new(
+                    "patch_stick_max",
+                    hi,
+                    "the most-stuck patch's fraction of steps ended stuck (moreau) [-]",
+                ),
+            ]);
+        }
         let series = Table::new()
             .with("t", "time [s]", run.t)
             .with(
@@ -291,12 +339,44 @@ impl Study for ShroudedBladesStudy {
             Scalar::new("dt", cfg.dt, "step of moreau and rk4 [s]"),
             Scalar::new("tolerance", cfg.tolerance, "rtol of dopri5 [-]"),
         ];
+        let (q0, v0) = cfg.model.initial_state();
+        let tip = cfg.model.tip(0);
         if let Ok(q) = cfg.model.static_equilibrium(1.0) {
-            let tip = cfg.model.tip(0);
             scalars.push(Scalar::new(
                 "static_tip_z",
-                q[tip + crate::models::blades::beam::W],
-                "blade 1's tip z in the frictionless static equilibrium under the full load [m]",
+                q[tip + beam::W] - q0[tip + beam::W],
+                "blade 1's tip z in the frictionless static equilibrium under the full load, from the preloaded equilibrium [m]",
+            ));
+        }
+        let contact = cfg.model.contact();
+        let pen = contact.penalty;
+        let forces: Vec<f64> = (0..cfg.model.patch_count())
+            .map(|j| {
+                let k = contact.kinematics(j, &q0, &v0);
+                pen.normal_force(k.penetration, 0.0)
+            })
+            .collect();
+        scalars.push(Scalar::new(
+            "preload_normal_force",
+            forces.iter().sum(),
+            "N_0: the total normal force of the preload at rest (interference, contact.initial_gap < 0) [N]",
+        ));
+        scalars.push(Scalar::new(
+            "preload_min_patch_force",
+            forces.iter().copied().fold(f64::INFINITY, f64::min),
+            "the smallest patch normal force of the preload at rest [N]: 0 when a patch is open",
+        ));
+        scalars.push(Scalar::new(
+            "preload_max_patch_force",
+            forces.iter().copied().fold(0.0, f64::max),
+            "the largest patch normal force of the preload at rest [N]",
+        ));
+        if let Some((k_t, _)) = cfg.model.torsion() {
+            let lever = 0.5 * cfg.model.params().pitch;
+            scalars.push(Scalar::new(
+                "torsion_stiffness_at_lever",
+                k_t / (lever * lever),
+                "G J / L over (s/2)^2: the blade's torsion as a stiffness at the contact's lever [N/m]",
             ));
         }
         Ok(scalars)
@@ -307,4 +387,23 @@ impl Study for ShroudedBladesStudy {
         crate::studies::shared::figures::stiffness(&mut s, &self.sweep_keys, cases);
         s
     }
+}
+
+/// (all patches, least-stuck patch, most-stuck patch): the fractions of
+/// steps that ended stuck, for a Moreau run (None for the ODE runs, which
+/// have no sticking).
+fn stick_fractions(run: &BladeRun) -> Option<(f64, f64, f64)> {
+    if run.patch_stick_steps.is_empty() || run.steps == 0 {
+        return None;
+    }
+    let steps = run.steps as f64;
+    let f: Vec<f64> = run
+        .patch_stick_steps
+        .iter()
+        .map(|&k| k as f64 / steps)
+        .collect();
+    let all = f.iter().sum::<f64>() / f.len() as f64;
+    let lo = f.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = f.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some((all, lo, hi))
 }

@@ -27,6 +27,16 @@ pub(crate) struct CaseToml {
     #[serde(default)]
     variants: toml::Table,
     integrator: IntegratorToml,
+    #[serde(default)]
+    seed: SeedToml,
+}
+
+/// The seed's magnitudes read off its axes, drawn as bands.
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SeedToml {
+    peak_tip_z: Option<f64>,
+    peak_slip_speed: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -40,6 +50,8 @@ struct BladeToml {
     density: Option<f64>,
     elements: Option<usize>,
     damping_ratio: Option<f64>,
+    torsion: Option<bool>,
+    poisson_ratio: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -128,6 +140,10 @@ pub struct CaseConfig {
     pub max_steps: usize,
     /// The patch whose slip speed is the series `slip_speed`.
     pub watched_patch: usize,
+    /// The seed's peak tip z [m] (Fig. 4b), drawn as a +-30 % band.
+    pub seed_peak_tip_z: Option<f64>,
+    /// The seed's peak slip speed [m/s] (Fig. 4c), drawn as a factor-2 band.
+    pub seed_peak_slip_speed: Option<f64>,
 }
 
 fn method(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<MethodConfig, InputError> {
@@ -216,6 +232,17 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         Some(z) if z.is_finite() && z >= 0.0 => z,
         Some(z) => return Err(ctx.err("contact.damping_ratio", z, "a number >= 0")),
     };
+    let poisson_ratio = match b.poisson_ratio {
+        None => d.poisson_ratio,
+        Some(v) if v.is_finite() && v > -1.0 && v < 0.5 => v,
+        Some(v) => {
+            return Err(ctx.err(
+                "blade.poisson_ratio",
+                v,
+                "a number in (-1, 0.5) (G = E / (2 (1 + nu)) of the torsion)",
+            ));
+        }
+    };
     let params = BladePairParams {
         length: pos("blade.length", b.length, d.length)?,
         chord: pos("blade.chord", b.chord, d.chord)?,
@@ -235,6 +262,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         )?,
         contact_damping_ratio,
         load: pos("load.force", raw.load.force, d.load)?,
+        torsion: b.torsion.unwrap_or(d.torsion),
+        poisson_ratio,
         ..d
     };
     let model = BladePair::new(&params).map_err(|e| ctx.err("blade", "the model", e))?;
@@ -290,7 +319,19 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             "at most 1e6 outputs",
         ));
     }
+    let seed_peak_tip_z = raw
+        .seed
+        .peak_tip_z
+        .map(|v| ctx.positive("seed.peak_tip_z", v))
+        .transpose()?;
+    let seed_peak_slip_speed = raw
+        .seed
+        .peak_slip_speed
+        .map(|v| ctx.positive("seed.peak_slip_speed", v))
+        .transpose()?;
     Ok(CaseConfig {
+        seed_peak_tip_z,
+        seed_peak_slip_speed,
         model: std::sync::Arc::new(model),
         methods,
         dt,
