@@ -54,7 +54,9 @@
 //! the rows `kernels / calibration / fixed-kernel / cpu_s`): n = cpu_s /
 //! calibration, which takes out the machine's speed and load of that run.
 //! With m = median and sigma = 1.4826 MAD (Rousseeuw & Croux, JASA 88
-//! (1993) 1273) of n over the previous (up to) [`BASELINE_COMMITS`] commits,
+//! (1993) 1273) of n over the previous (up to) [`BASELINE_COMMITS`] commits
+//! since the benchmark's last counter change (a method change starts its
+//! window afresh: earlier commits ran another method),
 //! the band is max(q m, 3 sigma, m (r + r_base + c + c_base)), where
 //! - q is the noise of unchanged code measured in this baseline: the
 //!   [`CPU_NOISE_QUANTILE`] quantile of |n_k / n_(k-1) - 1| over every

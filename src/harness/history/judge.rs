@@ -383,7 +383,17 @@ impl<'a> Context<'a> {
             return j;
         }
         let config = row.config();
-        let earlier: Vec<(usize, &HistoryRow)> = series[..i]
+        // A method change (its counters changed at commit p < i) starts the
+        // benchmark's window afresh at p: the commits before p ran another
+        // method, and their times are no baseline for the times after it.
+        let since = (0..i)
+            .rev()
+            .find(|&k| {
+                let (ik, rk) = series[k];
+                rk.config() == config && self.counters_changed_at(rk, ik)
+            })
+            .unwrap_or(0);
+        let earlier: Vec<(usize, &HistoryRow)> = series[since..i]
             .iter()
             .copied()
             .filter(|(_, r)| r.config() == config)

@@ -203,7 +203,8 @@ pub fn rule_text() -> String {
          the previous commit of the baseline. A CPU time (cpu_s, the median CPU time of the thread \
          that ran the method over its repeated runs) is divided by the CPU time of the calibration \
          kernel in the same run; with m the median and sigma = {MAD_TO_SIGMA} MAD of that ratio \
-         over the previous (up to) {BASELINE_COMMITS} commits, it is slower when above m by more \
+         over the previous (up to) {BASELINE_COMMITS} commits since the benchmark's last counter change \
+         (a method change starts the window afresh), it is slower when above m by more \
          than max(q m, {NOISE_SIGMAS} sigma, m (r + c)), q the {q} % quantile of the relative \
          changes between consecutive commits of every benchmark whose counters did not change in \
          this baseline (the measured noise of unchanged code; {unknown} % while fewer than {min} \

@@ -104,6 +104,38 @@ fn a_change_with_its_counters_is_a_counter_change_not_a_slowdown() {
     assert_eq!(metrics, [CPU, INSTRUCTIONS], "{r:?}");
 }
 
+/// After a method change (counters and time doubled at c2), the later
+/// commits' times are judged against the commits since the change: the
+/// unchanged code of c3 and c4 flags nothing (before, c3 was judged
+/// against c0..c2 and flagged +100 %, confirmed by c4).
+#[test]
+fn the_window_restarts_at_a_method_change() {
+    let mut rows = Vec::new();
+    for c in 0..5 {
+        let commit = format!("c{c}");
+        rows.push(calibration(&commit, 0.01));
+        let changed = c >= 2;
+        rows.push(row(
+            &commit,
+            "k",
+            "steps",
+            if changed { 200.0 } else { 100.0 },
+        ));
+        rows.push(row(&commit, "k", CPU, if changed { 2.0 } else { 1.0 }));
+    }
+    let h = History { rows };
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    assert_eq!(counter_changes(&h).len(), 1);
+    // Without the counter change the same step is a (confirmed) regression.
+    let mut h = h;
+    for r in h.rows.iter_mut().filter(|r| r.metric == "steps") {
+        r.value = 100.0;
+    }
+    let r = regressions(&h);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].commit, "c2");
+}
+
 /// `n` commits; CPU time of benchmark `k<j>` at commit `c` is
 /// `cal * (1 + noise(c, j))` with calibration time `cal(c)`.
 fn calibrated_history(
