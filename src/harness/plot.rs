@@ -43,6 +43,7 @@ mod axes;
 mod legend;
 mod ticks;
 
+use axes::equal_aspect;
 pub use axes::{LinearAxis, LogAxis};
 use legend::{INSET, LegendPlace, draw_legend, draw_marker, legend_size, place_legend};
 pub use ticks::{linear_tick, log_tick};
@@ -498,22 +499,6 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
     );
     let (x, y) = equal_aspect(x, y, true_px);
     Ok(draw(&x, &y)?.0)
-}
-
-/// Widens the axis with more pixels per unit about its centre until both
-/// have the same (`plot_px`: the plot's width and height in pixels).
-fn equal_aspect(x: AxisRange, y: AxisRange, plot_px: (f64, f64)) -> (AxisRange, AxisRange) {
-    let (sx, sy) = (x.hi - x.lo, y.hi - y.lo);
-    let per_unit = (plot_px.0 / sx).min(plot_px.1 / sy);
-    let widen = |a: AxisRange, px: f64| {
-        let (mid, half) = (0.5 * (a.lo + a.hi), 0.5 * px / per_unit);
-        AxisRange {
-            lo: mid - half,
-            hi: mid + half,
-            ..a
-        }
-    };
-    (widen(x, plot_px.0), widen(y, plot_px.1))
 }
 
 type PixelRect = (std::ops::Range<i32>, std::ops::Range<i32>);

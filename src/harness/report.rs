@@ -22,6 +22,7 @@ mod html;
 mod markdown;
 mod perf;
 mod sections;
+mod study_parts;
 
 use std::collections::BTreeSet;
 use std::path::Path;

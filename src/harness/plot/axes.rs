@@ -185,6 +185,26 @@ impl Ranged for LinearAxis {
     }
 }
 
+/// Widens the axis with more pixels per unit about its centre until both
+/// have the same (`plot_px`: the plot's width and height in pixels).
+pub(super) fn equal_aspect(
+    x: super::AxisRange,
+    y: super::AxisRange,
+    plot_px: (f64, f64),
+) -> (super::AxisRange, super::AxisRange) {
+    let (sx, sy) = (x.hi - x.lo, y.hi - y.lo);
+    let per_unit = (plot_px.0 / sx).min(plot_px.1 / sy);
+    let widen = |a: super::AxisRange, px: f64| {
+        let (mid, half) = (0.5 * (a.lo + a.hi), 0.5 * px / per_unit);
+        super::AxisRange {
+            lo: mid - half,
+            hi: mid + half,
+            ..a
+        }
+    };
+    (widen(x, plot_px.0), widen(y, plot_px.1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
