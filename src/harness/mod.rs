@@ -11,6 +11,7 @@ pub mod figure;
 pub mod history;
 pub mod jobs;
 pub mod kernels;
+pub mod kind;
 pub mod manifest;
 pub mod merge;
 pub mod outcome;

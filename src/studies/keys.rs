@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::error::InputError;
+use crate::harness::kind::Cases;
 use crate::harness::spec::StudySpec;
 
 /// The smallest error-control tolerance the kinds accept: about 100
@@ -13,11 +14,11 @@ use crate::harness::spec::StudySpec;
 /// useful time.
 pub(crate) const MIN_TOLERANCE: f64 = 1e-14;
 
-/// Every case of `spec` validated by `parse`, and the swept keys.
+/// Every case of `spec` validated by `parse`, with the swept keys.
 pub(crate) fn parse_cases<T>(
     spec: &StudySpec,
     parse: impl Fn(&KeyCtx, toml::Table) -> Result<T, InputError>,
-) -> Result<(Vec<T>, Vec<String>), InputError> {
+) -> Result<Cases<T>, InputError> {
     let ctx = KeyCtx {
         file: &spec.file,
         study: &spec.name,
@@ -27,7 +28,11 @@ pub(crate) fn parse_cases<T>(
         .iter()
         .map(|c| parse(&ctx, c.table.clone()))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((cases, spec.sweeps.iter().map(|s| s.key.clone()).collect()))
+    Ok(Cases {
+        cases,
+        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
+        baseline: spec.baseline.clone(),
+    })
 }
 
 /// The file and study whose keys are being validated.

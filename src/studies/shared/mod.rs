@@ -5,3 +5,4 @@
 
 pub(crate) mod figures;
 pub(crate) mod friction;
+pub(crate) mod friction_method;

@@ -13,6 +13,7 @@ mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::Provides;
+use crate::harness::kind::Cases;
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study, StudySummary};
 use crate::harness::table::Table;
@@ -21,15 +22,11 @@ use crate::models::blades::{BladeMethod, BladeRun, beam, simulate};
 use spec::{CaseConfig, Integrator};
 
 /// A shrouded-blades study: its validated cases.
-pub struct ShroudedBladesStudy {
-    cases: Vec<CaseConfig>,
-    sweep_keys: Vec<String>,
-}
+pub type ShroudedBladesStudy = Cases<CaseConfig>;
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<ShroudedBladesStudy, InputError> {
-    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
-    Ok(ShroudedBladesStudy { cases, sweep_keys })
+    crate::studies::keys::parse_cases(spec, spec::parse_case)
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [
@@ -52,27 +49,25 @@ const COUNTER_DOCS: [(&str, &str); 5] = [
     ),
 ];
 
+crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
+
+/// The report's line on method `m`.
+fn describe(m: &spec::MethodConfig) -> String {
+    let by = match m.integrator {
+        Integrator::Moreau => {
+            "Moreau time stepping (friction impulses per patch by projected Gauss-Seidel, true sticking)"
+        }
+        Integrator::Dopri5 => {
+            "Dormand-Prince 5(4) on the ODE (friction -N f(|c|) c/|c|, no sticking limit)"
+        }
+        Integrator::Rk4 => "classical Runge-Kutta on the ODE",
+    };
+    format!("{} friction on the 20 patches by {by}", m.law_name)
+}
+
 impl Study for ShroudedBladesStudy {
     fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .methods
-            .iter()
-            .map(|m| MethodPlan {
-                label: m.label.clone(),
-                method: m.integrator.name().to_string(),
-                doc: format!(
-                    "{} friction on the 20 patches by {}",
-                    m.law_name,
-                    match m.integrator {
-                        Integrator::Moreau =>
-                            "Moreau time stepping (friction impulses per patch by projected Gauss-Seidel, true sticking)",
-                        Integrator::Dopri5 =>
-                            "Dormand-Prince 5(4) on the ODE (friction -N f(|c|) c/|c|, no sticking limit)",
-                        Integrator::Rk4 => "classical Runge-Kutta on the ODE",
-                    }
-                ),
-            })
-            .collect()
+        self.plans(case)
     }
 
     /// Time steps times the 20 contact patches each step treats (the
@@ -84,12 +79,7 @@ impl Study for ShroudedBladesStudy {
     }
 
     fn default_baseline(&self) -> Option<String> {
-        let methods = &self.cases.first()?.methods;
-        methods
-            .iter()
-            .find(|m| m.integrator == Integrator::Moreau)
-            .or(methods.first())
-            .map(|m| m.label.clone())
+        self.baseline_or_first(|m| m.integrator == Integrator::Moreau)
     }
 
     fn provides(&self) -> Provides {

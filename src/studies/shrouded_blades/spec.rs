@@ -10,9 +10,10 @@ use crate::error::InputError;
 use crate::models::blades::{BladePair, BladePairParams};
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
+use crate::studies::shared::friction_method::{FrictionMethod, IntegratorToml, steps};
 
 /// The integration methods of this kind.
-pub const METHODS: [&str; 3] = ["moreau", "dopri5", "rk4"];
+pub use crate::studies::shared::friction_method::{Integrator, METHODS};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,55 +72,8 @@ struct LoadToml {
     force: Option<f64>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct IntegratorToml {
-    dt: f64,
-    t_end: f64,
-    #[serde(default)]
-    tolerance: Option<f64>,
-    #[serde(default)]
-    output_interval: Option<f64>,
-    #[serde(default)]
-    max_steps: Option<usize>,
-}
-
-/// The integrator of a method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Integrator {
-    /// Moreau-Jean time stepping (the shared
-    /// [`crate::integrators::moreau::MoreauStepper`]) with the patches'
-    /// friction solved per step.
-    Moreau,
-    /// Dormand-Prince 5(4) on the ODE (no sticking limit).
-    Dopri5,
-    /// Classical RK4 on the ODE.
-    Rk4,
-}
-
-impl Integrator {
-    /// The spec name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Integrator::Moreau => "moreau",
-            Integrator::Dopri5 => "dopri5",
-            Integrator::Rk4 => "rk4",
-        }
-    }
-}
-
 /// One method: a law run by an integrator.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MethodConfig {
-    /// Label.
-    pub label: String,
-    /// The law's spec name.
-    pub law_name: String,
-    /// The law.
-    pub law: FrictionLaw,
-    /// The integrator.
-    pub integrator: Integrator,
-}
+pub type MethodConfig = FrictionMethod<FrictionLaw>;
 
 /// A validated case.
 #[derive(Debug, Clone)]
@@ -157,18 +111,7 @@ fn method(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<MethodConfig, InputError
             ));
         }
     };
-    let integrator = match raw.method.as_deref().unwrap_or("moreau") {
-        "moreau" => Integrator::Moreau,
-        "dopri5" => Integrator::Dopri5,
-        "rk4" => Integrator::Rk4,
-        other => {
-            return Err(ctx.err(
-                &format!("{at}.method"),
-                format!("\"{other}\""),
-                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
-            ));
-        }
-    };
+    let integrator = Integrator::parse(ctx, at, raw.method.as_deref().unwrap_or("moreau"))?;
     Ok(MethodConfig {
         label: String::new(),
         law_name: raw.law.clone(),
@@ -290,24 +233,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         methods.push(m);
     }
     let i = &raw.integrator;
-    let dt = ctx.positive("integrator.dt", i.dt)?;
-    let t_end = ctx.positive("integrator.t_end", i.t_end)?;
-    if t_end < dt {
-        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
-    }
-    let max_steps = match i.max_steps {
-        None => 2_000_000,
-        Some(n) if n >= 1 => n,
-        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
-    };
-    if methods.iter().any(|m| m.integrator != Integrator::Dopri5) && t_end / dt > max_steps as f64 {
-        return Err(ctx.err(
-            "integrator.dt",
-            dt,
-            format!("a step with t_end / dt <= max_steps = {max_steps}"),
-        ));
-    }
-    let tolerance = ctx.tolerance("integrator.tolerance", i.tolerance, 1e-8)?;
+    let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
+    let (dt, t_end, tolerance, max_steps) = steps(ctx, i, 2_000_000, fixed_step)?;
     let output_interval = match i.output_interval {
         None => (t_end / 600.0).max(dt),
         Some(h) => ctx.positive("integrator.output_interval", h)?,

@@ -15,6 +15,7 @@ mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::kind::Cases;
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
@@ -27,20 +28,17 @@ use crate::multibody::Formulation;
 use spec::{CaseConfig, Integrator, MethodConfig, Reference};
 
 /// A slider-crank study: its validated cases.
-pub struct SliderCrankStudy {
-    cases: Vec<CaseConfig>,
-    sweep_keys: Vec<String>,
-}
+pub type SliderCrankStudy = Cases<CaseConfig>;
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<SliderCrankStudy, InputError> {
-    let (mut cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
+    let mut study = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
     if let Some(factor) = spec.unresolved_per_tolerance {
-        for case in &mut cases {
+        for case in &mut study.cases {
             case.unresolved_per_tolerance = factor;
         }
     }
-    Ok(SliderCrankStudy { cases, sweep_keys })
+    Ok(study)
 }
 
 const COUNTER_DOCS: [(&str, &str); 4] = [
@@ -56,28 +54,25 @@ const COUNTER_DOCS: [(&str, &str); 4] = [
     ),
 ];
 
+crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
+
+/// The report's line on method `m`.
+fn describe(m: &spec::MethodConfig) -> String {
+    let by = match m.integrator {
+        Integrator::Rk4 => "classical Runge-Kutta, fixed step",
+        Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
+        Integrator::Dopri5Fixed => "Dormand-Prince 5, fixed step",
+    };
+    let on = match m.formulation {
+        Formulation::Augmented => "1), augmented",
+        Formulation::Eliminated => "4), multipliers eliminated",
+    };
+    format!("{by} on eq. ({on})")
+}
+
 impl Study for SliderCrankStudy {
     fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .methods
-            .iter()
-            .map(|m| MethodPlan {
-                label: m.label.clone(),
-                method: m.method_name().to_string(),
-                doc: format!(
-                    "{} on eq. ({})",
-                    match m.integrator {
-                        Integrator::Rk4 => "classical Runge-Kutta, fixed step",
-                        Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
-                        Integrator::Dopri5Fixed => "Dormand-Prince 5, fixed step",
-                    },
-                    match m.formulation {
-                        Formulation::Augmented => "1), augmented",
-                        Formulation::Eliminated => "4), multipliers eliminated",
-                    }
-                ),
-            })
-            .collect()
+        self.plans(case)
     }
 
     /// The seed's approach: eq. (4) with a standard adaptive ODE solver.

@@ -14,6 +14,7 @@ mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::kind::Cases;
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
@@ -30,15 +31,11 @@ fn m_index(methods: &[spec::MethodConfig], label: &str) -> usize {
 }
 
 /// A stick-slip study: its validated cases.
-pub struct StickSlipStudy {
-    cases: Vec<CaseConfig>,
-    sweep_keys: Vec<String>,
-}
+pub type StickSlipStudy = Cases<CaseConfig>;
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<StickSlipStudy, InputError> {
-    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
-    Ok(StickSlipStudy { cases, sweep_keys })
+    crate::studies::keys::parse_cases(spec, spec::parse_case)
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [
@@ -75,37 +72,29 @@ const THRESHOLD_DEPENDENT: [&str; 3] = ["stick_duration", "slip_duration", "peri
 /// stick threshold (`exact_stick_duration_at_threshold`, ...).
 pub const AT_THRESHOLD: &str = "_at_threshold";
 
+crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
+
+/// The report's line on method `m`.
+fn describe(m: &spec::MethodConfig) -> String {
+    let by = match m.integrator {
+        Integrator::Moreau => {
+            "Moreau time stepping (theta = 1/2, friction impulse implicit, true sticking)"
+        }
+        Integrator::Rk4 => "classical Runge-Kutta, fixed step",
+        Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
+    };
+    format!("{} friction by {by}", m.law_name)
+}
+
 impl Study for StickSlipStudy {
     fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .methods
-            .iter()
-            .map(|m| MethodPlan {
-                label: m.label.clone(),
-                method: m.integrator.name().to_string(),
-                doc: format!(
-                    "{} friction by {}",
-                    m.law_name,
-                    match m.integrator {
-                        Integrator::Moreau =>
-                            "Moreau time stepping (theta = 1/2, friction impulse implicit, true sticking)",
-                        Integrator::Rk4 => "classical Runge-Kutta, fixed step",
-                        Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
-                    }
-                ),
-            })
-            .collect()
+        self.plans(case)
     }
 
     /// The set-valued law with time stepping (exact sticking), else the
     /// first method.
     fn default_baseline(&self) -> Option<String> {
-        let methods = self.cases.first().map(|c| &c.methods)?;
-        methods
-            .iter()
-            .find(|m| m.integrator == Integrator::Moreau)
-            .or(methods.first())
-            .map(|m| m.label.clone())
+        self.baseline_or_first(|m| m.integrator == Integrator::Moreau)
     }
 
     fn provides(&self) -> Provides {

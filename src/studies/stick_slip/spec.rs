@@ -11,11 +11,12 @@ use crate::error::InputError;
 use crate::models::belt::Belt;
 use crate::studies::shared::friction::FrictionSpec;
 use crate::studies::shared::friction::{LawToml, law};
+use crate::studies::shared::friction_method::{FrictionMethod, IntegratorToml, steps};
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
 /// The integration methods of this kind.
-pub const METHODS: [&str; 3] = ["moreau", "rk4", "dopri5"];
+pub use crate::studies::shared::friction_method::{Integrator, METHODS};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,19 +52,6 @@ struct InitialToml {
     v: Option<f64>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct IntegratorToml {
-    dt: f64,
-    t_end: f64,
-    #[serde(default)]
-    tolerance: Option<f64>,
-    #[serde(default)]
-    output_interval: Option<f64>,
-    #[serde(default)]
-    max_steps: Option<usize>,
-}
-
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct AnalysisToml {
@@ -84,30 +72,6 @@ struct ReferenceToml {
     kinetic: Option<f64>,
 }
 
-/// The time integration of a method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Integrator {
-    /// Moreau-Jean time stepping (theta = 1/2, the shared
-    /// [`crate::integrators::moreau::MoreauStepper`]) with the friction
-    /// impulse solved per step (true sticking for set-valued laws).
-    Moreau,
-    /// Classical Runge-Kutta, fixed step.
-    Rk4,
-    /// Dormand-Prince 5(4) with error control.
-    Dopri5,
-}
-
-impl Integrator {
-    /// The spec name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Integrator::Moreau => "moreau",
-            Integrator::Rk4 => "rk4",
-            Integrator::Dopri5 => "dopri5",
-        }
-    }
-}
-
 /// The stick threshold of a method that sticks exactly, relative to the
 /// belt speed: |u| <= 1e-12 v_b is zero slip to round-off (a stuck Moreau
 /// step sets v = v_b, so u is exactly 0; a slipping one leaves |u| far
@@ -115,17 +79,7 @@ impl Integrator {
 pub const STICK_ROUND_OFF: f64 = 1e-12;
 
 /// One method of a case: a law run by an integrator.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MethodConfig {
-    /// Label (file infix, timings row).
-    pub label: String,
-    /// The law's spec name.
-    pub law_name: String,
-    /// The law.
-    pub law: FrictionSpec,
-    /// The integrator.
-    pub integrator: Integrator,
-}
+pub type MethodConfig = FrictionMethod<FrictionSpec>;
 
 impl MethodConfig {
     /// Whether the method sticks exactly (u = 0 while stuck): a set-valued
@@ -213,18 +167,7 @@ fn integrator(
         _ => "dopri5",
     };
     let name = raw.method.as_deref().unwrap_or(default);
-    let integrator = match name {
-        "moreau" => Integrator::Moreau,
-        "rk4" => Integrator::Rk4,
-        "dopri5" => Integrator::Dopri5,
-        other => {
-            return Err(ctx.err(
-                &format!("{at}.method"),
-                format!("\"{other}\""),
-                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
-            ));
-        }
-    };
+    let integrator = Integrator::parse(ctx, at, name)?;
     if integrator == Integrator::Moreau && matches!(law, FrictionSpec::LuGre(_)) {
         return Err(ctx.err(
             &format!("{at}.method"),
@@ -267,12 +210,8 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         });
     }
     let integ = &raw.integrator;
-    let dt = ctx.positive("integrator.dt", integ.dt)?;
-    let t_end = ctx.positive("integrator.t_end", integ.t_end)?;
-    if t_end < dt {
-        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
-    }
-    let tolerance = ctx.tolerance("integrator.tolerance", integ.tolerance, 1e-8)?;
+    let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
+    let (dt, t_end, tolerance, max_steps) = steps(ctx, integ, 50_000_000, fixed_step)?;
     let output_interval = match integ.output_interval {
         // About max(t_end / 2000, dt), rounded so that it divides t_end.
         None => t_end / (t_end / (t_end / 2000.0).max(dt)).round().max(1.0),
@@ -284,19 +223,6 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             "integrator.output_interval",
             output_interval,
             format!("t_end / output_interval a whole number of at most 1e6 (t_end = {t_end} s)"),
-        ));
-    }
-    let steps = t_end / dt;
-    let max_steps = match integ.max_steps {
-        None => 50_000_000,
-        Some(n) if n >= 1 => n,
-        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
-    };
-    if methods.iter().any(|m| m.integrator != Integrator::Dopri5) && steps > max_steps as f64 {
-        return Err(ctx.err(
-            "integrator.dt",
-            dt,
-            format!("a step with t_end / dt <= max_steps = {max_steps} (t_end = {t_end} s)"),
         ));
     }
     let stick_threshold = match raw.analysis.stick_threshold {

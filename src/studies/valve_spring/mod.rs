@@ -15,6 +15,7 @@ mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::kind::{Cases, as_one_unit};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
@@ -25,14 +26,8 @@ use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use spec::CaseConfig;
 
 /// A valve-spring study: its validated cases.
-pub struct ValveSpringStudy {
-    cases: Vec<CaseConfig>,
-    sweep_keys: Vec<String>,
-    /// The spec's `baseline` (None: the default one).
-    baseline: Option<String>,
-}
+pub type ValveSpringStudy = Cases<CaseConfig>;
 
-/// Builds the study from its spec (validating every case).
 /// The name of a penalty method's converged-reference table
 /// (`<case>.reference-<label>.csv`).
 pub fn penalty_reference_name(label: &str) -> String {
@@ -54,13 +49,9 @@ pub fn reference_label(cfg: &CaseConfig, label: &str) -> String {
         .to_string()
 }
 
+/// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
-    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
-    Ok(ValveSpringStudy {
-        cases,
-        sweep_keys,
-        baseline: spec.baseline.clone(),
-    })
+    crate::studies::keys::parse_cases(spec, spec::parse_case)
 }
 
 const COUNTER_DOCS: [(&str, &str); 8] = [
@@ -95,37 +86,31 @@ const COUNTER_DOCS: [(&str, &str); 8] = [
     ),
 ];
 
+crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.name.to_string(), describe }
+
+/// The report's line on method `m`.
+fn describe(m: &spec::MethodConfig) -> String {
+    match (m.name, m.stepping) {
+        ("ncp-bdf", Stepping::Fixed { order, .. }) => format!(
+            "Signorini as an NCP (max function), BDF{order} with a fixed step, semi-smooth Newton with sparse LU"
+        ),
+        ("ncp-bdf", Stepping::Adaptive { .. }) => "Signorini as an NCP, variable-step BDF2 with error control, semi-smooth Newton".into(),
+        ("penalty-diffsol-bdf", _) => "spring-damper contact elements, diffsol's variable-order (1-5) variable-step BDF with its error control, Newton with dense LU".into(),
+        ("penalty-diffsol-sdirk", _) => "spring-damper contact elements, diffsol's SDIRK (TR-BDF2 tableau) with its error control, Newton with dense LU".into(),
+        (_, Stepping::Adaptive { .. }) => "spring-damper contact elements, variable-step BDF2 with error control, Newton".into(),
+        (_, Stepping::Fixed { order, .. }) => format!("spring-damper contact elements, BDF{order} with a fixed step, Newton"),
+    }
+}
+
 impl Study for ValveSpringStudy {
     fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .methods
-            .iter()
-            .map(|m| MethodPlan {
-                label: m.label.clone(),
-                method: m.name.to_string(),
-                doc: match (m.name, m.stepping) {
-                    ("ncp-bdf", Stepping::Fixed { order, .. }) => format!(
-                        "Signorini as an NCP (max function), BDF{order} with a fixed step, semi-smooth Newton with sparse LU"
-                    ),
-                    ("ncp-bdf", Stepping::Adaptive { .. }) => "Signorini as an NCP, variable-step BDF2 with error control, semi-smooth Newton".into(),
-                    ("penalty-diffsol-bdf", _) => "spring-damper contact elements, diffsol's variable-order (1-5) variable-step BDF with its error control, Newton with dense LU".into(),
-                    ("penalty-diffsol-sdirk", _) => "spring-damper contact elements, diffsol's SDIRK (TR-BDF2 tableau) with its error control, Newton with dense LU".into(),
-                    (_, Stepping::Adaptive { .. }) => "spring-damper contact elements, variable-step BDF2 with error control, Newton".into(),
-                    (_, Stepping::Fixed { order, .. }) => format!("spring-damper contact elements, BDF{order} with a fixed step, Newton"),
-                },
-            })
-            .collect()
+        self.plans(case)
     }
 
     /// The spring-damper contact elements: the approach the paper compares
     /// its NCP method against.
     fn default_baseline(&self) -> Option<String> {
-        let methods = &self.cases.first()?.methods;
-        methods
-            .iter()
-            .find(|m| m.name == "penalty-bdf")
-            .or(methods.first())
-            .map(|m| m.label.clone())
+        self.baseline_or_first(|m| m.name == "penalty-bdf")
     }
 
     fn provides(&self) -> Provides {
@@ -291,11 +276,8 @@ impl Study for ValveSpringStudy {
         method: usize,
         progress: &indicatif::ProgressBar,
     ) -> Result<MethodOutput, SolverError> {
-        progress.set_length(1);
         let cfg = &self.cases[case];
-        let out = run::run_method(cfg, &cfg.methods[method]);
-        progress.inc(1);
-        out
+        as_one_unit(progress, || run::run_method(cfg, &cfg.methods[method]))
     }
 
     fn finish_case(

@@ -19,6 +19,7 @@ mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::Provides;
+use crate::harness::kind::{Cases, as_one_unit};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
@@ -30,15 +31,11 @@ use crate::models::valvetrain::SpringModel;
 use spec::CaseConfig;
 
 /// A valvetrain study: its validated cases.
-pub struct ValvetrainStudy {
-    cases: Vec<CaseConfig>,
-    sweep_keys: Vec<String>,
-}
+pub type ValvetrainStudy = Cases<CaseConfig>;
 
 /// Builds the study from its spec (validating every case).
 pub fn build(spec: &StudySpec) -> Result<ValvetrainStudy, InputError> {
-    let (cases, sweep_keys) = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
-    Ok(ValvetrainStudy { cases, sweep_keys })
+    crate::studies::keys::parse_cases(spec, spec::parse_case)
 }
 
 const COUNTER_DOCS: [(&str, &str); 7] = [
@@ -66,43 +63,35 @@ const COUNTER_DOCS: [(&str, &str); 7] = [
     ),
 ];
 
+crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.name.to_string(), describe }
+
+/// The report's line on method `m`.
+fn describe(m: &spec::MethodConfig) -> String {
+    let contact = match m.contact {
+        ContactModel::Ncp { .. } => {
+            "every contact Signorini as an NCP, semi-smooth Newton".to_string()
+        }
+        ContactModel::Penalty { stiffness, .. } => {
+            format!("every contact a spring-damper element (k_p = {stiffness:e} N/m), Newton")
+        }
+    };
+    let stepping = match m.stepping {
+        Stepping::Fixed { order, dt } => format!("BDF{order}, fixed step {dt:e} s"),
+        Stepping::Adaptive { tolerance, .. } => {
+            format!("variable-step BDF2, rtol {tolerance:e}")
+        }
+    };
+    format!("{}; {contact}; {stepping}", m.model_name())
+}
+
 impl Study for ValvetrainStudy {
     fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .methods
-            .iter()
-            .map(|m| {
-                let contact = match m.contact {
-                    ContactModel::Ncp { .. } => {
-                        "every contact Signorini as an NCP, semi-smooth Newton".to_string()
-                    }
-                    ContactModel::Penalty { stiffness, .. } => format!(
-                        "every contact a spring-damper element (k_p = {stiffness:e} N/m), Newton"
-                    ),
-                };
-                let stepping = match m.stepping {
-                    Stepping::Fixed { order, dt } => format!("BDF{order}, fixed step {dt:e} s"),
-                    Stepping::Adaptive { tolerance, .. } => {
-                        format!("variable-step BDF2, rtol {tolerance:e}")
-                    }
-                };
-                MethodPlan {
-                    label: m.label.clone(),
-                    method: m.name.to_string(),
-                    doc: format!("{}; {contact}; {stepping}", m.model_name()),
-                }
-            })
-            .collect()
+        self.plans(case)
     }
 
     /// Spring-damper contact, when a method uses it; else the first.
     fn default_baseline(&self) -> Option<String> {
-        let methods = &self.cases.first()?.methods;
-        methods
-            .iter()
-            .find(|m| m.name == "penalty-bdf")
-            .or(methods.first())
-            .map(|m| m.label.clone())
+        self.baseline_or_first(|m| m.name == "penalty-bdf")
     }
 
     fn provides(&self) -> Provides {
@@ -285,11 +274,8 @@ impl Study for ValvetrainStudy {
         method: usize,
         progress: &indicatif::ProgressBar,
     ) -> Result<MethodOutput, SolverError> {
-        progress.set_length(1);
         let cfg = &self.cases[case];
-        let out = run::run_method(cfg, &cfg.methods[method]);
-        progress.inc(1);
-        out
+        as_one_unit(progress, || run::run_method(cfg, &cfg.methods[method]))
     }
 
     fn finish_case(

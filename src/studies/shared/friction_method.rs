@@ -1,0 +1,106 @@
+//! The methods of the kinds that run a friction law on a body (stick-slip's
+//! belt, the shrouded blades): a law run by one of three integrators, the
+//! `method` key that names it, and the `[integrator]` table they share.
+
+use serde::Deserialize;
+
+use crate::error::InputError;
+use crate::studies::keys::KeyCtx;
+
+/// The `method` names, in the order error messages list them.
+pub const METHODS: [&str; 3] = ["moreau", "rk4", "dopri5"];
+
+/// The time integration of a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integrator {
+    /// Moreau-Jean time stepping (theta = 1/2, the shared
+    /// [`crate::integrators::moreau::MoreauStepper`]) with the friction
+    /// impulses solved per step (true sticking for set-valued laws).
+    Moreau,
+    /// Classical Runge-Kutta, fixed step, on the ODE (no sticking limit).
+    Rk4,
+    /// Dormand-Prince 5(4) with error control, on the ODE.
+    Dopri5,
+}
+
+impl Integrator {
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Integrator::Moreau => "moreau",
+            Integrator::Rk4 => "rk4",
+            Integrator::Dopri5 => "dopri5",
+        }
+    }
+
+    /// The integrator named `name` at `<at>.method`.
+    pub(crate) fn parse(ctx: &KeyCtx, at: &str, name: &str) -> Result<Integrator, InputError> {
+        match name {
+            "moreau" => Ok(Integrator::Moreau),
+            "rk4" => Ok(Integrator::Rk4),
+            "dopri5" => Ok(Integrator::Dopri5),
+            other => Err(ctx.err(
+                &format!("{at}.method"),
+                format!("\"{other}\""),
+                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            )),
+        }
+    }
+}
+
+/// One method of a case: a law `L` run by an integrator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrictionMethod<L> {
+    /// Label (file infix, timings row).
+    pub label: String,
+    /// The law's spec name.
+    pub law_name: String,
+    /// The law.
+    pub law: L,
+    /// The integrator.
+    pub integrator: Integrator,
+}
+
+/// The `[integrator]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct IntegratorToml {
+    pub dt: f64,
+    pub t_end: f64,
+    #[serde(default)]
+    pub tolerance: Option<f64>,
+    #[serde(default)]
+    pub output_interval: Option<f64>,
+    #[serde(default)]
+    pub max_steps: Option<usize>,
+}
+
+/// The validated steps of `[integrator]`: (dt, t_end, tolerance of
+/// dopri5, max_steps with `default_max_steps` when unset). Every method but
+/// dopri5 takes t_end / dt fixed steps, at most max_steps of them.
+pub(crate) fn steps(
+    ctx: &KeyCtx,
+    raw: &IntegratorToml,
+    default_max_steps: usize,
+    fixed_step: bool,
+) -> Result<(f64, f64, f64, usize), InputError> {
+    let dt = ctx.positive("integrator.dt", raw.dt)?;
+    let t_end = ctx.positive("integrator.t_end", raw.t_end)?;
+    if t_end < dt {
+        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
+    }
+    let tolerance = ctx.tolerance("integrator.tolerance", raw.tolerance, 1e-8)?;
+    let max_steps = match raw.max_steps {
+        None => default_max_steps,
+        Some(n) if n >= 1 => n,
+        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
+    };
+    if fixed_step && t_end / dt > max_steps as f64 {
+        return Err(ctx.err(
+            "integrator.dt",
+            dt,
+            format!("a step with t_end / dt <= max_steps = {max_steps} (t_end = {t_end} s)"),
+        ));
+    }
+    Ok((dt, t_end, tolerance, max_steps))
+}
