@@ -29,7 +29,8 @@
 //!
 //! A *benchmark* is a (study, case, method, metric); its value at a commit
 //! is the commit's most recent row; commits are ordered by first appearance
-//! in the file. Metrics are of three kinds ([`MetricKind`]):
+//! in the file. Metrics are of three kinds ([`MetricKind`]; a fourth,
+//! [`MetricKind::Environment`], records the machine's load and is never judged):
 //! - *counters* (steps, iterations, pivots, factorizations, ...) are exact:
 //!   a value that differs from the previous commit's is a
 //!   [`CounterChange`], whatever the machine. A time or cost that changes
@@ -70,6 +71,16 @@
 //! A CPU time above m by more than the band is slower; it is a
 //! [`Regression`] only when the next commit of the baseline is above the
 //! same m + band too (a single slower commit is [`Verdict::Unconfirmed`]).
+//! A *shared run*, one during which other processes took more than
+//! [`MAX_OTHERS_SHARE`] of the machine's CPU (the row
+//! `kernels / calibration / fixed-kernel / others_cpu_share`, measured by
+//! `harness::kernels::load`), has its CPU times [`Verdict::Shared`]: not
+//! judged, and no window, noise sample or confirmation for other commits.
+//! Under contention a memory-bound method slows far more than the
+//! cache-resident calibration kernel (measured: the dense Lemke chain +50 to
+//! +100 % in calibration units beside a concurrent build), so no unit
+//! measured in the run corrects it. Its costs and counters are judged as
+//! always.
 //! Older CPU times (other timing methods, no calibration) are judged on
 //! their seconds with the band max(20 % m, 3 sigma, s + s_base) (s the
 //! recorded spreads), without confirmation. A `wall_s` whose benchmark has
@@ -201,6 +212,12 @@ pub const CPU: &str = "cpu_s";
 pub const INSTRUCTIONS: &str = "instructions";
 /// The metric name of a kernel's estimated cycles.
 pub const ESTIMATED_CYCLES: &str = "estimated_cycles";
+/// The metric name of the share of the machine's CPU other processes took
+/// while a run's jobs ran (a row of the calibration kernel).
+pub const OTHERS_SHARE: &str = "others_cpu_share";
+/// A run during which other processes took more than this share of the
+/// machine's CPU is a shared run: its CPU times are not judged.
+pub const MAX_OTHERS_SHARE: f64 = 0.1;
 /// The (study, case, method) of the calibration kernel's rows.
 pub const CALIBRATION: (&str, &str, &str) = ("kernels", "calibration", "fixed-kernel");
 
@@ -213,6 +230,9 @@ pub enum MetricKind {
     Cost,
     /// An exact solver counter.
     Counter,
+    /// What the machine did beside the run ([`OTHERS_SHARE`]): shown, never
+    /// judged.
+    Environment,
 }
 
 /// The kind of `metric`.
@@ -221,6 +241,8 @@ pub fn metric_kind(metric: &str) -> MetricKind {
         MetricKind::Time
     } else if metric == INSTRUCTIONS || metric == ESTIMATED_CYCLES {
         MetricKind::Cost
+    } else if metric == OTHERS_SHARE {
+        MetricKind::Environment
     } else {
         MetricKind::Counter
     }

@@ -283,6 +283,10 @@ pub fn merge(
             .iter()
             .flat_map(|p| p.file.calibration_samples.iter().copied())
             .collect(),
+        others_share: parts
+            .iter()
+            .filter_map(|p| p.file.others_cpu_share)
+            .reduce(f64::max),
     };
     Ok(runner::publish(
         &options,

@@ -569,9 +569,11 @@ pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError
     // The calibration kernel is timed before and after the jobs: the unit
     // of the run's CPU times (harness::kernels::calibration).
     let workers = rayon::current_num_threads();
+    let load = crate::harness::kernels::load::LoadProbe::start();
     let calibration = crate::harness::kernels::calibration::sample(workers);
     let studies = execute(&planned);
-    let calibration = calibration.merged(crate::harness::kernels::calibration::sample(workers));
+    let mut calibration = calibration.merged(crate::harness::kernels::calibration::sample(workers));
+    calibration.others_share = load.and_then(|l| l.others_share());
     publish(options, &planned, studies, calibration, Vec::new())
 }
 

@@ -166,6 +166,10 @@ pub struct ShardFile {
     /// its jobs (harness::kernels::calibration): the merge pools the parts'
     /// samples into the merged run's unit of CPU time.
     pub calibration_samples: Vec<f64>,
+    /// The share of its machine's CPU other processes took while its jobs
+    /// ran (harness::kernels::load); the merge keeps the largest.
+    #[serde(default)]
+    pub others_cpu_share: Option<f64>,
     /// Its jobs, in plan order.
     pub jobs: Vec<ShardJob>,
 }
@@ -356,8 +360,10 @@ pub fn run_shard(
     let (commit, dirty) = crate::harness::manifest::git_state();
     let date = crate::harness::manifest::rfc3339_utc(std::time::SystemTime::now());
     let start = Instant::now();
+    let load = crate::harness::kernels::load::LoadProbe::start();
     let calibration = crate::harness::kernels::calibration::sample(threads);
     let results = runner::run_jobs(&planned, &ids);
+    let others_cpu_share = load.and_then(|l| l.others_share());
     let calibration = calibration.merged(crate::harness::kernels::calibration::sample(threads));
     let wall_s = start.elapsed().as_secs_f64();
     let mut failures = Vec::new();
@@ -397,6 +403,7 @@ pub fn run_shard(
         estimated_cost: mine.iter().map(|&(_, c)| c).sum(),
         wall_s,
         calibration_samples: calibration.samples,
+        others_cpu_share,
         jobs,
     };
     write_part(&options.out, &file, &records)?;

@@ -203,6 +203,17 @@ pub fn cost_rows(run: &RunResult) -> Vec<HistoryRow> {
             ..provenance_row(run, TIMING_METHOD)
         });
     }
+    if let Some(share) = cal.others_share {
+        rows.push(HistoryRow {
+            study: study.into(),
+            case: case.into(),
+            method: method.into(),
+            metric: OTHERS_SHARE.into(),
+            value: share,
+            spread: f64::NAN,
+            ..provenance_row(run, TIMING_METHOD)
+        });
+    }
     let report = &run.costs.kernels;
     let Some(tool) = &report.tool else {
         return rows;

@@ -41,6 +41,10 @@ pub enum Verdict {
     /// A calibrated CPU time beyond its band at its baseline's latest
     /// commit, not yet confirmed by the next commit (not a regression yet).
     Unconfirmed,
+    /// A CPU time of a shared run (other processes took more than
+    /// [`MAX_OTHERS_SHARE`] of the machine's CPU): not judged, and no
+    /// baseline or noise sample for other commits.
+    Shared,
 }
 
 impl Verdict {
@@ -74,6 +78,7 @@ impl Verdict {
             Verdict::Informational => "not judged",
             Verdict::WithCounters => "counters changed",
             Verdict::Unconfirmed => "slower once (unconfirmed)",
+            Verdict::Shared => "not judged (machine shared)",
         }
     }
 }
@@ -257,6 +262,9 @@ pub struct Context<'a> {
     /// Per config: (commit index, |relative change| of a calibrated CPU
     /// time whose counters did not change), the noise of unchanged code.
     noise: HashMap<Config<'a>, Vec<(usize, f64)>>,
+    /// Others' share of the CPU per (commit index, config) of the runs
+    /// that measured it.
+    others_share: HashMap<(usize, Config<'a>), f64>,
 }
 
 impl<'a> Context<'a> {
@@ -269,8 +277,12 @@ impl<'a> Context<'a> {
             .collect();
         let mut calibration = HashMap::new();
         let mut counters_changed = HashSet::new();
+        let mut others_share = HashMap::new();
         for s in &series {
             for (k, &(index, row)) in s.iter().enumerate() {
+                if row.is_calibration() && row.metric == OTHERS_SHARE {
+                    others_share.insert((index, row.config()), row.value);
+                }
                 if row.is_calibration() && row.is_cpu_time() && row.value > 0.0 {
                     let c = finite(row.spread) / row.value;
                     calibration.insert((index, row.config()), (row.value, c));
@@ -294,6 +306,7 @@ impl<'a> Context<'a> {
             calibration,
             counters_changed,
             noise: HashMap::new(),
+            others_share,
         };
         ctx.noise = ctx.measured_noise();
         ctx
@@ -326,10 +339,23 @@ impl<'a> Context<'a> {
         self.calibrated(index, row).map_or(row.value, |c| c.0)
     }
 
+    /// Whether the run of commit `index` in `config` was shared: others
+    /// took more than [`MAX_OTHERS_SHARE`] of the CPU.
+    pub fn shared(&self, index: usize, config: Config) -> bool {
+        self.others_share
+            .get(&(index, config))
+            .is_some_and(|&s| s > MAX_OTHERS_SHARE)
+    }
+
     fn measured_noise(&self) -> HashMap<Config<'a>, Vec<(usize, f64)>> {
         let mut noise: HashMap<Config, Vec<(usize, f64)>> = HashMap::new();
         for s in &self.series {
-            for pair in s.windows(2) {
+            let quiet: Vec<(usize, &HistoryRow)> = s
+                .iter()
+                .copied()
+                .filter(|&(i, r)| !self.shared(i, r.config()))
+                .collect();
+            for pair in quiet.windows(2) {
                 let ((ia, a), (ib, b)) = (pair[0], pair[1]);
                 if a.config() != b.config() || self.counters_changed_at(b, ib) {
                     continue;
@@ -383,6 +409,15 @@ impl<'a> Context<'a> {
             return j;
         }
         let config = row.config();
+        if row.kind() == MetricKind::Environment {
+            j.verdict = Verdict::Informational;
+            return j;
+        }
+        let judged_on_cpu = row.is_cpu_time() && !row.is_calibration();
+        if judged_on_cpu && self.shared(index, config) {
+            j.verdict = Verdict::Shared;
+            return j;
+        }
         // A method change (its counters changed at commit p < i) starts the
         // benchmark's window afresh at p: the commits before p ran another
         // method, and their times are no baseline for the times after it.
@@ -396,7 +431,7 @@ impl<'a> Context<'a> {
         let earlier: Vec<(usize, &HistoryRow)> = series[since..i]
             .iter()
             .copied()
-            .filter(|(_, r)| r.config() == config)
+            .filter(|&(k, r)| r.config() == config && !(judged_on_cpu && self.shared(k, config)))
             .collect();
         let Some(&(_, previous)) = earlier.last() else {
             if let Some(&(_, before)) = i.checked_sub(1).map(|k| &series[k]) {
@@ -451,7 +486,7 @@ impl<'a> Context<'a> {
         let config = series[i].1.config();
         series[i + 1..]
             .iter()
-            .find(|(_, r)| r.config() == config)
+            .find(|&&(k, r)| r.config() == config && !self.shared(k, config))
             .and_then(|&(k, r)| self.calibrated(k, r))
             .is_some_and(|(n, _, _)| n - m > band)
     }

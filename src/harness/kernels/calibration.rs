@@ -68,6 +68,9 @@ pub fn work() -> f64 {
 pub struct Calibration {
     /// Thread CPU seconds of each timed run of [`work`].
     pub samples: Vec<f64>,
+    /// The share of the machine's CPU other processes took while the jobs
+    /// ran ([`super::load`]); None where it was not measured.
+    pub others_share: Option<f64>,
 }
 
 impl Calibration {
@@ -97,9 +100,14 @@ impl Calibration {
         !self.samples.is_empty() && self.samples.iter().all(|s| s.is_finite() && *s > 0.0)
     }
 
-    /// Both sampling points' samples.
+    /// Both sampling points' samples, and the larger of the others'
+    /// shares.
     pub fn merged(mut self, other: Calibration) -> Calibration {
         self.samples.extend(other.samples);
+        self.others_share = match (self.others_share, other.others_share) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
         self
     }
 }
@@ -126,7 +134,10 @@ pub fn sample(threads: usize) -> Calibration {
         .filter_map(|h| h.join().ok())
         .flatten()
         .collect();
-    Calibration { samples }
+    Calibration {
+        samples,
+        others_share: None,
+    }
 }
 
 #[cfg(test)]
@@ -145,6 +156,7 @@ mod tests {
         assert!(c.is_usable(), "{c:?}");
         let fixed = Calibration {
             samples: vec![1.0, 3.0, 2.0],
+            others_share: None,
         };
         assert_eq!((fixed.cpu_s(), fixed.spread()), (2.0, 1.0));
         assert!(!Calibration::default().is_usable());

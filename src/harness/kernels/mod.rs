@@ -45,6 +45,7 @@ pub mod calibration;
 pub mod callgrind;
 pub mod client;
 pub mod hook;
+pub mod load;
 mod setups;
 
 /// The exact counters a kernel reports of its measured run (pivots,

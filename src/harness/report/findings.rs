@@ -242,12 +242,18 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
         text: "performance history".into(),
         href: "#performance-history".into(),
     };
+    let shared = crate::harness::history::latest_shared_run(history).map_or(String::new(), |s| {
+        format!(
+            " This run's CPU times are not judged: other processes took {} % of the machine's CPU while its jobs ran (instruction counts and counters are).",
+            sig(100.0 * s)
+        )
+    });
     if latest.is_empty() {
         doc.paragraph(vec![
             strong("Regressions since the previous commit: none"),
             text(" (instruction counts, counters and calibrated CPU times within their bands; the whole record is in the "),
             link,
-            text(")."),
+            text(format!(").{shared}")),
         ]);
         return;
     }
@@ -265,7 +271,7 @@ pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history
             percent(median_change)
         )),
         link,
-        text("). The ones furthest outside their band:"),
+        text(format!(").{shared} The ones furthest outside their band:")),
     ]);
     doc.blocks.push(Block::List(
         latest

@@ -12,7 +12,7 @@ use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
 use super::format::{count, percent, seconds, short_commit, sig};
 use crate::harness::history::{
     self, BASELINE_COMMITS, COST_BAND, CPU_MIN_NOISE_SAMPLES, CPU_NOISE_QUANTILE,
-    CPU_UNKNOWN_NOISE, Context, CounterChange, History, HistoryRow, MAD_TO_SIGMA,
+    CPU_UNKNOWN_NOISE, Context, CounterChange, History, HistoryRow, MAD_TO_SIGMA, MAX_OTHERS_SHARE,
     MIN_RELATIVE_SLOWDOWN, MetricKind, NOISE_SIGMAS, Regression,
 };
 use crate::harness::outcome::RunResult;
@@ -215,13 +215,20 @@ pub fn rule_text() -> String {
          their seconds with the band max({old} % of m, {NOISE_SIGMAS} sigma, spreads). A run of \
          slower commits counts once, at its first commit, while the benchmark's latest commit is \
          in the same baseline and still beyond the band (a step in a superseded baseline is not \
-         listed: it can be neither confirmed nor undone). Wall time (wall_s) stretches on a loaded machine: it is judged \
+         listed: it can be neither confirmed nor undone). A shared run, one during which other \
+         processes took more than {shared} % of the machine's CPU (busy time of all CPUs in \
+         /proc/stat less the run's own CPU time), has its CPU times shown as \"not judged (machine \
+         shared)\", and they serve as no baseline, noise sample or confirmation: under contention \
+         a memory-bound method slows far more than the cache-resident calibration kernel, so no \
+         unit measured in the run corrects it; its instruction counts and counters are judged as \
+         always. Wall time (wall_s) stretches on a loaded machine: it is judged \
          only where no CPU time is. Derived statistics (e.g. mean_active) are not recorded.",
         cost = sig(100.0 * COST_BAND),
         q = sig(100.0 * CPU_NOISE_QUANTILE),
         unknown = sig(100.0 * CPU_UNKNOWN_NOISE),
         min = CPU_MIN_NOISE_SAMPLES,
         old = sig(100.0 * MIN_RELATIVE_SLOWDOWN),
+        shared = sig(100.0 * MAX_OTHERS_SHARE),
     )
 }
 

@@ -334,6 +334,19 @@ pub fn latest_regressions(history: &History) -> Vec<Regression> {
         .collect()
 }
 
+/// Others' share of the CPU during the latest commit's run, if that run
+/// was shared (above [`MAX_OTHERS_SHARE`]): its CPU times are not judged.
+pub fn latest_shared_run(history: &History) -> Option<f64> {
+    let last = *history.commits().last()?;
+    history
+        .rows
+        .iter()
+        .rev()
+        .find(|r| r.commit == last && r.is_calibration() && r.metric == OTHERS_SHARE)
+        .map(|r| r.value)
+        .filter(|&s| s > MAX_OTHERS_SHARE)
+}
+
 /// The commits where a new baseline starts, as (commit index, what
 /// changed): walking the time rows in file order, every row whose
 /// configuration (timing method, host, CPU, profile) differs from the

@@ -237,3 +237,66 @@ fn a_step_in_a_superseded_baseline_is_not_listed() {
     assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
     assert_eq!(verdict(&h, "k", INSTRUCTIONS), Verdict::NewBaseline);
 }
+
+fn others_share(commit: &str, share: f64) -> HistoryRow {
+    let mut r = calibration(commit, 0.0);
+    r.metric = OTHERS_SHARE.into();
+    r.value = share;
+    r.spread = f64::NAN;
+    r
+}
+
+/// Two shared runs in a row (others took 60 % of the CPU) slow one
+/// memory-bound benchmark by 80 % in calibration units, as the dense Lemke
+/// chain does under a concurrent build: not judged, not a baseline, not a
+/// confirmation. At 5 % others' share the same step is a regression.
+#[test]
+fn the_cpu_times_of_a_shared_run_are_not_judged() {
+    let slow = |c: usize, j: usize| {
+        if j == 0 && (c == 4 || c == 5) {
+            1.8
+        } else {
+            1.0
+        }
+    };
+    let shared_history = |share: f64| {
+        let mut h = calibrated_history(7, 3, |_| 0.01, slow);
+        for c in [4, 5] {
+            h.rows.push(others_share(&format!("c{c}"), share));
+        }
+        h
+    };
+    let h = shared_history(0.6);
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    let flags: Vec<HistoryFlag> = compare_latest(&h);
+    assert!(
+        flags.iter().all(|f| f.verdict != Verdict::Slower),
+        "{flags:?}"
+    );
+    // At c5 (latest of a shortened history) the verdict says why.
+    let mut at5 = h.clone();
+    at5.rows.retain(|r| r.commit != "c6");
+    assert_eq!(verdict(&at5, "k0", CPU), Verdict::Shared);
+    assert_eq!(
+        verdict(&at5, CALIBRATION.1, OTHERS_SHARE),
+        Verdict::Informational
+    );
+    assert_eq!(latest_shared_run(&at5), Some(0.6));
+    assert_eq!(latest_shared_run(&h), None);
+    // The quiet c6 is judged against the quiet c0..c3, not the shared runs.
+    let k0 = flags
+        .iter()
+        .find(|f| f.case == "k0" && f.metric == CPU)
+        .unwrap();
+    assert_eq!(
+        (k0.verdict, k0.baseline),
+        (Verdict::WithinNoise, Some(100.0))
+    );
+    // The same step in quiet runs is a confirmed regression at c4 (listed
+    // while it lasts: up to c5).
+    let mut h = shared_history(0.05);
+    h.rows.retain(|r| r.commit != "c6");
+    let r = regressions(&h);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!((r[0].case.as_str(), r[0].commit.as_str()), ("k0", "c4"));
+}
