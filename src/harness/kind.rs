@@ -75,7 +75,6 @@ impl<C: CaseMethods> Cases<C> {
 /// `label` field, a closure giving its method name and a function giving
 /// its description:
 /// `described_methods!(CaseConfig, MethodConfig, |m| m.name.to_string(), describe)`.
-#[macro_export]
 macro_rules! described_methods {
     ($case:ty, $method:ty, $name:expr, $describe:path) => {
         impl $crate::harness::kind::CaseMethods for $case {
@@ -98,6 +97,7 @@ macro_rules! described_methods {
         }
     };
 }
+pub(crate) use described_methods;
 
 /// Runs `run` as one unit of `progress` (a run that reports no steps).
 pub fn as_one_unit<T>(progress: &indicatif::ProgressBar, run: impl FnOnce() -> T) -> T {

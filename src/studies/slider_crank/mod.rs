@@ -54,7 +54,7 @@ const COUNTER_DOCS: [(&str, &str); 4] = [
     ),
 ];
 
-crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
 
 /// The report's line on method `m`.
 fn describe(m: &spec::MethodConfig) -> String {

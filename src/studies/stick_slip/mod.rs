@@ -72,7 +72,7 @@ const THRESHOLD_DEPENDENT: [&str; 3] = ["stick_duration", "slip_duration", "peri
 /// stick threshold (`exact_stick_duration_at_threshold`, ...).
 pub const AT_THRESHOLD: &str = "_at_threshold";
 
-crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
 
 /// The report's line on method `m`.
 fn describe(m: &spec::MethodConfig) -> String {

@@ -63,7 +63,7 @@ const COUNTER_DOCS: [(&str, &str); 7] = [
     ),
 ];
 
-crate::described_methods! { CaseConfig, spec::MethodConfig, |m| m.name.to_string(), describe }
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.name.to_string(), describe }
 
 /// The report's line on method `m`.
 fn describe(m: &spec::MethodConfig) -> String {

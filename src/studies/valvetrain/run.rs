@@ -444,8 +444,44 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             "amplitude of the n-th harmonic of the spring's dynamic seat force (seat force minus its quasi-static value) over the last revolution [N]",
             amplitudes,
         );
+    let mut scalars = revolution_scalars(&a, &trace, &stats, seat_peak, deviation);
+    if cfg.jump.is_some() {
+        let (lo, hi, evaluations, steps) = jump_speed(cfg, m).map_err(fail)?;
+        scalars.extend(jump_scalars(lo, hi, evaluations, steps));
+    }
+    Ok(MethodOutput {
+        series,
+        tables: vec![CaseTable {
+            what: "spectrum".into(),
+            doc: "harmonics of the spring-seat force over the last revolution".into(),
+            table: spectrum,
+        }],
+        scalars,
+        counters: vec![
+            ("steps".into(), stats.steps as f64),
+            ("rejected_steps".into(), stats.rejected as f64),
+            ("newton_iterations".into(), stats.newton_iterations as f64),
+            ("factorizations".into(), stats.factorizations as f64),
+            ("max_newton".into(), stats.max_newton as f64),
+            ("restarts".into(), stats.restarts as f64),
+            ("regularized".into(), stats.regularized as f64),
+        ],
+        stats: Vec::new(),
+    })
+}
+
+/// The scalars of the last revolution: its analysis `a`, the contact
+/// residuals of `trace`, the steps, and the spring-seat force's peak and
+/// dynamic deviation over windows.
+fn revolution_scalars(
+    a: &Analysis,
+    trace: &Trace,
+    stats: &BdfStats,
+    seat_peak: f64,
+    deviation: f64,
+) -> Vec<Scalar> {
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
-    let mut scalars = vec![
+    vec![
         Scalar::new(
             "steps",
             stats.steps as f64,
@@ -531,50 +567,35 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
             -trace.worst.2,
             "most negative contact force at any step [N]",
         ),
-    ];
-    if cfg.jump.is_some() {
-        let (lo, hi, evaluations, steps) = jump_speed(cfg, m).map_err(fail)?;
-        scalars.push(Scalar::new("jump_speed", 0.5 * (lo + hi), "the camshaft speed at which the follower first lifts off the cam, middle of the bisection bracket [rev/s]"));
-        scalars.push(Scalar::new(
+    ]
+}
+
+/// The scalars of the jump-speed bisection: bracket [lo, hi], its
+/// simulations and their steps.
+fn jump_scalars(lo: f64, hi: f64, evaluations: usize, steps: usize) -> Vec<Scalar> {
+    vec![
+        Scalar::new(
+            "jump_speed",
+            0.5 * (lo + hi),
+            "the camshaft speed at which the follower first lifts off the cam, middle of the bisection bracket [rev/s]",
+        ),
+        Scalar::new(
             "jump_low",
             lo,
             "highest speed found without lift-off [rev/s]",
-        ));
-        scalars.push(Scalar::new(
-            "jump_high",
-            hi,
-            "lowest speed found with lift-off [rev/s]",
-        ));
-        scalars.push(Scalar::new(
+        ),
+        Scalar::new("jump_high", hi, "lowest speed found with lift-off [rev/s]"),
+        Scalar::new(
             "jump_evaluations",
             evaluations as f64,
             "simulations of the bisection [-]",
-        ));
-        scalars.push(Scalar::new(
+        ),
+        Scalar::new(
             "jump_steps",
             steps as f64,
             "BDF steps over the bisection's simulations [-]",
-        ));
-    }
-    Ok(MethodOutput {
-        series,
-        tables: vec![CaseTable {
-            what: "spectrum".into(),
-            doc: "harmonics of the spring-seat force over the last revolution".into(),
-            table: spectrum,
-        }],
-        scalars,
-        counters: vec![
-            ("steps".into(), stats.steps as f64),
-            ("rejected_steps".into(), stats.rejected as f64),
-            ("newton_iterations".into(), stats.newton_iterations as f64),
-            ("factorizations".into(), stats.factorizations as f64),
-            ("max_newton".into(), stats.max_newton as f64),
-            ("restarts".into(), stats.restarts as f64),
-            ("regularized".into(), stats.regularized as f64),
-        ],
-        stats: Vec::new(),
-    })
+        ),
+    ]
 }
 
 #[cfg(test)]
