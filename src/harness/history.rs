@@ -91,9 +91,11 @@
 //! [`regressions`] lists the slower commits of the whole history, asv
 //! style: a run of consecutive slower commits of a benchmark is one step,
 //! listed at its first commit, and only while it is still present: the
-//! benchmark's latest value is in the same baseline and still above that
-//! step's m + band. A step in a superseded baseline (the timing method,
-//! host, CPU or profile changed since) is no longer listed: it can be
+//! benchmark still runs at the history's latest commit, its latest value is
+//! in the same baseline and still above that step's m + band. A step in a
+//! superseded baseline (the timing method, host, CPU or profile changed
+//! since) or of a retired benchmark (one the latest run no longer has, e.g.
+//! a case whose swept values changed) is no longer listed: it can be
 //! neither confirmed nor undone.
 
 use std::collections::{HashMap, HashSet};

@@ -265,6 +265,9 @@ pub struct Context<'a> {
     /// Others' share of the CPU per (commit index, config) of the runs
     /// that measured it.
     others_share: HashMap<(usize, Config<'a>), f64>,
+    /// The (study, case, method) of every row at the latest commit: the
+    /// benchmarks the latest run still has.
+    latest_run: HashSet<(&'a str, &'a str, &'a str)>,
 }
 
 impl<'a> Context<'a> {
@@ -278,8 +281,13 @@ impl<'a> Context<'a> {
         let mut calibration = HashMap::new();
         let mut counters_changed = HashSet::new();
         let mut others_share = HashMap::new();
+        let mut latest_run = HashSet::new();
+        let last = indices.len().saturating_sub(1);
         for s in &series {
             for (k, &(index, row)) in s.iter().enumerate() {
+                if index == last {
+                    latest_run.insert((row.study.as_str(), row.case.as_str(), row.method.as_str()));
+                }
                 if row.is_calibration() && row.metric == OTHERS_SHARE {
                     others_share.insert((index, row.config()), row.value);
                 }
@@ -307,6 +315,7 @@ impl<'a> Context<'a> {
             counters_changed,
             noise: HashMap::new(),
             others_share,
+            latest_run,
         };
         ctx.noise = ctx.measured_noise();
         ctx
@@ -321,6 +330,12 @@ impl<'a> Context<'a> {
             row.method.as_str(),
             index,
         ))
+    }
+
+    /// Whether the latest commit's run has `row`'s (study, case, method).
+    pub fn runs_at_latest(&self, row: &HistoryRow) -> bool {
+        self.latest_run
+            .contains(&(row.study.as_str(), row.case.as_str(), row.method.as_str()))
     }
 
     /// `row`'s CPU time in units of its run's calibration, with the

@@ -213,9 +213,10 @@ pub fn rule_text() -> String {
          regression only when the next commit of the baseline is above the same band too (before \
          that it is \"slower once\"). CPU times recorded before the calibration are judged on \
          their seconds with the band max({old} % of m, {NOISE_SIGMAS} sigma, spreads). A run of \
-         slower commits counts once, at its first commit, while the benchmark's latest commit is \
-         in the same baseline and still beyond the band (a step in a superseded baseline is not \
-         listed: it can be neither confirmed nor undone). A shared run, one during which other \
+         slower commits counts once, at its first commit, while the benchmark still runs at the \
+         latest commit, in the same baseline, and is still beyond the band (a step in a superseded \
+         baseline, or of a benchmark the latest run no longer has, is not listed: it can be \
+         neither confirmed nor undone). A shared run, one during which other \
          processes took more than {shared} % of the machine's CPU (busy time of all CPUs in \
          /proc/stat less the run's own CPU time), has its CPU times shown as \"not judged (machine \
          shared)\", and they serve as no baseline, noise sample or confirmation: under contention \

@@ -282,11 +282,13 @@ fn slower_points(ctx: &Context) -> Vec<Regression> {
     out
 }
 
-/// Whether the step at point `i` is still present: its baseline is the
+/// Whether the step at point `i` is still present: the benchmark still
+/// runs (its latest point is at the history's latest commit: a retired
+/// benchmark, e.g. a case whose swept values changed, can no longer be
+/// confirmed or undone, and is not listed), its baseline is the
 /// benchmark's current one (the configuration of its latest point: a step
-/// in a superseded baseline can no longer be confirmed or undone, and is
-/// not listed) and that latest point is still above m + band (in the same
-/// units).
+/// in a superseded baseline is not listed either) and that latest point is
+/// still above m + band (in the same units).
 fn still_present(
     ctx: &Context,
     s: &[(usize, &HistoryRow)],
@@ -297,7 +299,7 @@ fn still_present(
 ) -> bool {
     let config = s[i].1.config();
     let k = s.len() - 1;
-    if s[k].1.config() != config {
+    if !ctx.runs_at_latest(s[k].1) || s[k].1.config() != config {
         return false;
     }
     let value = if calibrated {

@@ -238,6 +238,25 @@ fn a_step_in_a_superseded_baseline_is_not_listed() {
     assert_eq!(verdict(&h, "k", INSTRUCTIONS), Verdict::NewBaseline);
 }
 
+#[test]
+fn a_retired_benchmark_is_not_listed() {
+    let mut h = History {
+        rows: vec![
+            row("a", "k", INSTRUCTIONS, 1e6),
+            row("b", "k", INSTRUCTIONS, 1.05e6),
+            row("b", "other", INSTRUCTIONS, 1e6),
+        ],
+    };
+    assert_eq!(regressions(&h).len(), 1);
+    // The next run no longer has "k" (its case was renamed): its step can
+    // be neither confirmed nor undone.
+    h.rows.push(row("c", "other", INSTRUCTIONS, 1e6));
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    // While it still runs, the step stays listed.
+    h.rows.push(row("c", "k", INSTRUCTIONS, 1.05e6));
+    assert_eq!(regressions(&h).len(), 1);
+}
+
 fn others_share(commit: &str, share: f64) -> HistoryRow {
     let mut r = calibration(commit, 0.0);
     r.metric = OTHERS_SHARE.into();
