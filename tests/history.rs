@@ -57,6 +57,16 @@ fn manifest_json_and_footer_carry_the_provenance() {
         );
     }
     assert_eq!(json["timing_method"], TIMING_METHOD);
+    // The README's commands build Cargo.toml's dev profile, which is
+    // optimised without debug assertions: the provenance says so.
+    assert!(
+        json["build"]
+            .as_str()
+            .is_some_and(|b| b
+                .starts_with("optimised, cargo profile dev: opt-level 2, debug assertions off")),
+        "the build is not described as optimised: {}",
+        json["build"]
+    );
     assert_eq!(json["command"], "cargo run -- experiments/quick.toml");
     let tools = json["reference_tools"]
         .as_object()

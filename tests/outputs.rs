@@ -146,7 +146,7 @@ fn manifest(commit: &str) -> Manifest {
         memory: "7.75 GiB".into(),
         os: "Test OS 1".into(),
         kernel: "Linux 6.1.0-test".into(),
-        build: "opt-level 2, debug assertions on".into(),
+        build: "not optimised, cargo profile dev: opt-level 2, debug assertions on".into(),
         timing_method: history::TIMING_METHOD.into(),
         reference_tools: [("gap-system".to_string(), vec!["SciPy 1.17.1".to_string()])].into(),
         command: "cargo run -- experiments/all".into(),

@@ -155,10 +155,28 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
         })
 }
 
-/// `opt-level N, debug assertions on|off` of this build.
+/// `optimised, cargo profile P: opt-level N, debug assertions on|off` of
+/// this build (`optimised` when opt-level is above 0 and debug assertions
+/// are off: the build whose timings the report publishes; Cargo.toml's dev
+/// profile is such a build).
 pub fn build_description() -> String {
-    let assertions = if cfg!(debug_assertions) { "on" } else { "off" };
-    format!("opt-level {OPT_LEVEL}, debug assertions {assertions}")
+    let assertions = cfg!(debug_assertions);
+    let optimised = OPT_LEVEL != "0" && !assertions;
+    format!(
+        "{}, cargo profile {}: opt-level {OPT_LEVEL}, debug assertions {}",
+        if optimised {
+            "optimised"
+        } else {
+            "not optimised"
+        },
+        // Cargo's PROFILE is `debug` for the dev profile and profiles
+        // inheriting from it, `release` otherwise.
+        match env!("CONTACT_HARNESS_CARGO_PROFILE") {
+            "debug" => "dev",
+            other => other,
+        },
+        if assertions { "on" } else { "off" },
+    )
 }
 
 /// `MemTotal` of /proc/meminfo text in GiB with 3 significant digits, e.g.

@@ -182,8 +182,9 @@ pub struct Manifest {
     pub os: String,
     /// Kernel (`uname -sr`), or `unknown`.
     pub kernel: String,
-    /// Optimisation level and debug assertions of the build, e.g.
-    /// `opt-level 2, debug assertions on` (the profile alone does not say:
+    /// Whether the build is optimised, its cargo profile, optimisation
+    /// level and debug assertions, e.g. `optimised, cargo profile dev:
+    /// opt-level 2, debug assertions off` (the profile alone does not say:
     /// this crate's dev profile is optimised).
     pub build: String,
     /// How times were measured (`harness::history::TIMING_METHOD`).

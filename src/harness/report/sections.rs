@@ -532,9 +532,9 @@ pub fn footer(doc: &mut Document, m: &Manifest) {
         vec![text("Uncommitted changes: "), text(dirty)],
         vec![text("rustc: "), code(&m.rustc)],
         vec![
-            text("Build profile: "),
+            text(format!("Build: {} (history profile ", m.build)),
             code(&m.profile),
-            text(format!(" ({})", m.build)),
+            text(")"),
         ],
         vec![text("Timing method: "), code(&m.timing_method)],
         vec![text("CPU: "), text(&m.cpu)],
