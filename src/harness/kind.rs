@@ -19,6 +19,42 @@ pub struct Cases<C> {
     pub sweep_keys: Vec<String>,
     /// The spec's `baseline` (None: the kind's default one).
     pub baseline: Option<String>,
+    /// The reference files the spec's checks compare with, so that a
+    /// figure of the checked quantity can draw them (issue 20, class 3:
+    /// every reference a check names is drawn).
+    pub check_references: Vec<CheckReference>,
+}
+
+/// A reference file (`*.csv`) of a check: the check, the quantity, the
+/// file resolved against the spec's folder, its column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckReference {
+    /// The check's name.
+    pub check: String,
+    /// The checked quantity (a column of the method's series).
+    pub quantity: String,
+    /// The file, resolved against the spec file's folder.
+    pub file: std::path::PathBuf,
+    /// The file's column (the quantity unless the check names another).
+    pub column: String,
+}
+
+impl CheckReference {
+    /// Every `*.csv` reference of the spec's checks.
+    pub fn of(spec: &crate::harness::spec::StudySpec) -> Vec<CheckReference> {
+        let dir = spec.file.parent().unwrap_or(std::path::Path::new("."));
+        spec.checks
+            .iter()
+            .filter_map(|c| {
+                Some(CheckReference {
+                    check: c.name.clone(),
+                    quantity: c.quantity.clone(),
+                    file: dir.join(c.reference_file()?),
+                    column: c.column.clone().unwrap_or_else(|| c.quantity.clone()),
+                })
+            })
+            .collect()
+    }
 }
 
 /// A method of a case, as the report and the plan describe it.

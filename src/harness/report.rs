@@ -51,6 +51,10 @@ pub struct RenderedFigure {
     /// The sentence that stands in its place when it shows nothing
     /// ([`Figure::shows_nothing`]): no SVG is written.
     pub replaced: Option<String>,
+    /// (study, figure) of an earlier figure of the run equal to this one
+    /// but for its file name (the same static curve in three studies):
+    /// not drawn again, the page points to it (issue 20, class 6).
+    pub same_as: Option<(usize, usize)>,
 }
 
 /// Renders `figure` into the staging figures directory as `relative`
@@ -99,6 +103,29 @@ fn render_labelled(
         caption: figure.caption.clone(),
         error,
         replaced,
+        same_as: None,
+    })
+}
+
+/// The first earlier figure equal to `figure` but for its name, among
+/// `studies`' figures before (study `s`, figure `i`).
+fn earlier_equal(
+    studies: &[crate::harness::outcome::StudyResult],
+    s: usize,
+    i: usize,
+    figure: &Figure,
+) -> Option<(usize, usize)> {
+    studies.iter().take(s + 1).enumerate().find_map(|(k, st)| {
+        let before = if k == s { i } else { st.summary.figures.len() };
+        st.summary.figures[..before]
+            .iter()
+            .position(|f| {
+                Figure {
+                    name: figure.name.clone(),
+                    ..f.clone()
+                } == *figure
+            })
+            .map(|j| (k, j))
     })
 }
 
@@ -128,6 +155,32 @@ pub fn document(
     sections::header(&mut doc, run);
     sections::overview(&mut doc, run);
     findings::regressions_summary(&mut doc, history);
+    // Figures are numbered in order over the studies: a repeated figure
+    // points to the number of its first drawing.
+    let mut offsets = Vec::with_capacity(figures.len());
+    let mut total = 0;
+    for f in figures {
+        offsets.push(total);
+        total += f.len();
+    }
+    let figures: Vec<Vec<RenderedFigure>> = figures
+        .iter()
+        .map(|list| {
+            list.iter()
+                .map(|r| match r.same_as {
+                    Some((k, j)) => RenderedFigure {
+                        replaced: Some(format!(
+                            "the same figure as Figure {} ({})",
+                            offsets.get(k).copied().unwrap_or(0) + j + 1,
+                            run.studies.get(k).map_or("", |s| s.name.as_str())
+                        )),
+                        ..r.clone()
+                    },
+                    None => r.clone(),
+                })
+                .collect()
+        })
+        .collect();
     let mut figure_number = 0;
     for (i, study) in run.studies.iter().enumerate() {
         sections::study(
@@ -156,10 +209,21 @@ pub fn write_report(
     let staged = StagedDir::new(&report_dir.join("figures"))?;
     let mut taken = BTreeSet::new();
     let mut figures = Vec::with_capacity(run.studies.len());
-    for study in &run.studies {
+    for (s, study) in run.studies.iter().enumerate() {
         let mut rendered = Vec::with_capacity(study.summary.figures.len());
-        for figure in &study.summary.figures {
+        for (i, figure) in study.summary.figures.iter().enumerate() {
             let stem = unique_stem(&mut taken, format!("{}-{}", study.name, figure.name));
+            if let Some(same) = earlier_equal(&run.studies, s, i, figure) {
+                rendered.push(RenderedFigure {
+                    src: format!("figures/{stem}.svg"),
+                    title: figure.title.clone(),
+                    caption: figure.caption.clone(),
+                    error: None,
+                    replaced: None,
+                    same_as: Some(same),
+                });
+                continue;
+            }
             rendered.push(render(staged.path(), &format!("{stem}.svg"), figure)?);
         }
         figures.push(rendered);

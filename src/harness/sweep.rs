@@ -59,6 +59,7 @@ use crate::harness::study::{CaseOutput, Measures, Scalar, StudyScalar};
 use crate::harness::timing::median;
 
 mod converged;
+pub mod label;
 pub use converged::*;
 
 /// Study scalars the harness adds for a study whose spec sweeps `sweeps`.
@@ -204,6 +205,8 @@ pub fn equal_accuracy_speedups(baseline: &[(f64, f64)], method: &[(f64, f64)]) -
 struct Line {
     method: String,
     group: String,
+    /// The group as the legend writes it (`alpha_b = -1/3`, [`label`]).
+    group_text: String,
     /// The cost key of the method's points.
     parameter: String,
     /// (cost value, error, cpu, spread), sorted by cost value.
@@ -212,10 +215,10 @@ struct Line {
 
 impl Line {
     fn legend(&self) -> String {
-        if self.group.is_empty() {
+        if self.group_text.is_empty() {
             self.method.clone()
         } else {
-            format!("{}, {}", self.method, self.group)
+            format!("{}, {}", self.method, self.group_text)
         }
     }
 
@@ -225,8 +228,9 @@ impl Line {
 }
 
 /// The group of a case: its coordinates other than the cost sweep and the
-/// sweeps paired with it, as `label=value` joined by `, `.
-fn group_of(case: &CaseOutput, cost: &Sweep, sweeps: &[Sweep]) -> String {
+/// sweeps paired with it, as `label=value` joined by `, ` (the CSVs'
+/// `group`), and as the legends write it ([`label::coords_text`]).
+fn group_of(case: &CaseOutput, cost: &Sweep, sweeps: &[Sweep]) -> (String, String) {
     let paired = |key: &str| {
         key == cost.key
             || sweeps
@@ -234,12 +238,14 @@ fn group_of(case: &CaseOutput, cost: &Sweep, sweeps: &[Sweep]) -> String {
                 .any(|s| s.key == key && s.zip.as_deref() == Some(cost.key.as_str()))
             || cost.zip.as_deref() == Some(key)
     };
-    case.coords
+    let others: Vec<&crate::harness::study::Coord> =
+        case.coords.iter().filter(|c| !paired(&c.key)).collect();
+    let raw = others
         .iter()
-        .filter(|c| !paired(&c.key))
         .map(|c| format!("{}={}", c.label, c.value_text()))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    (raw, label::coords_text(others))
 }
 
 /// Derives work-precision, orders and speed-ups from the cases;
@@ -264,7 +270,7 @@ pub fn analyse(
         if case.coord(&cost.key).is_none() {
             continue;
         }
-        let group = group_of(case, cost, sweeps);
+        let (group, group_text) = group_of(case, cost, sweeps);
         for m in &case.methods {
             let Ok(run) = &m.outcome else { continue };
             let Some(error) = run.output.scalar(error_name) else {
@@ -312,6 +318,7 @@ pub fn analyse(
                 None => lines.push(Line {
                     method: m.label().to_string(),
                     group: group.clone(),
+                    group_text: group_text.clone(),
                     parameter: parameter.to_string(),
                     points: vec![point],
                 }),
@@ -408,15 +415,21 @@ fn convergence(out: &mut SweepAnalysis, lines: &[&Line], error_name: &str, error
     if series.is_empty() {
         return;
     }
+    let axis = keys
+        .iter()
+        .map(|k| label::key_with_unit(k))
+        .collect::<Vec<_>>()
+        .join(", ");
     let keys = keys.join(", ");
     out.figures.push(Figure {
         name: "convergence".into(),
         title: format!("Convergence: {error_name} against {keys}"),
-        x: Axis::log(format!("{keys} (swept step)")),
+        x: Axis::log(format!("{axis} (swept step)")),
         y: Axis::log(format!("{error_name}: {error_doc}")),
         series,
         caption: format!(
-            "The study's accuracy measure ({error_doc}) against the swept step {keys} (log-log), one line per method and group of cases; the legend has the order: the least-squares slope over the {FINEST} finest levels of the method's converged range, or \"no order\" when it has none (e.g. a plateau then a drop)."
+            "The study's accuracy measure ({error_doc}) against the swept step {keys} (log-log), one line per method and group of cases: {}; the legend has the order: the least-squares slope over the {FINEST} finest levels of the method's converged range, or \"no order\" when it has none (e.g. a plateau then a drop).",
+            drawn(lines, error_name)
         ),
     });
 }
@@ -439,6 +452,7 @@ fn work_precision_figure(
     if series.is_empty() {
         return;
     }
+    let owned: Vec<&Line> = lines.iter().collect();
     out.figures.push(Figure {
         name: "work-precision".into(),
         title: format!("Work-precision: {error_name} against CPU time"),
@@ -446,15 +460,47 @@ fn work_precision_figure(
         y: Axis::log(format!("{error_name}: {error_doc}")),
         series,
         caption: format!(
-            "Each point is one value of the swept cost parameter ({}) for one method (same run, same machine); horizontal bars span the spread of the repeated timings; lower left is better.",
+            "Each point is one value of the swept cost parameter ({}) for one method (same run, same machine): {}; horizontal bars span the spread of the repeated timings; lower left is better.",
             {
                 let mut keys: Vec<&str> = lines.iter().map(|l| l.parameter.as_str()).collect();
                 keys.sort_unstable();
                 keys.dedup();
                 keys.join(", ")
-            }
+            },
+            drawn(&owned, error_name)
         ),
     });
+}
+
+/// What a sweep figure draws, for its caption (issue 20, class 1): the
+/// methods, the groups of cases, and the range of the error.
+fn drawn(lines: &[&Line], error_name: &str) -> String {
+    let mut methods: Vec<&str> = Vec::new();
+    let mut groups: Vec<&str> = Vec::new();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for l in lines {
+        if !methods.contains(&l.method.as_str()) {
+            methods.push(&l.method);
+        }
+        if !l.group_text.is_empty() && !groups.contains(&l.group_text.as_str()) {
+            groups.push(&l.group_text);
+        }
+        for p in &l.points {
+            lo = lo.min(p.1);
+            hi = hi.max(p.1);
+        }
+    }
+    let per = if groups.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", groups.join("; "))
+    };
+    let range = if lo <= hi {
+        format!(", {error_name} from {} to {}", sig(lo), sig(hi))
+    } else {
+        String::new()
+    };
+    format!("{}{per}{range}", methods.join(", "))
 }
 
 /// The converged range of a line (see [`converged_range`]).

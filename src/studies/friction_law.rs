@@ -10,8 +10,10 @@ use crate::harness::checks::Provides;
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study, StudySummary};
+use crate::harness::sweep::label::short;
 use crate::harness::table::Table;
 use crate::studies::keys::KeyCtx as Ctx;
+use crate::studies::shared::figures::count_word;
 use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
 
 use serde::Deserialize;
@@ -203,28 +205,31 @@ fn grid_peak(speeds: &[f64], f: &[f64]) -> (f64, f64) {
 /// coincides with somewhere on the grid (within 1e-9: tanh on constant,
 /// ANSYS on micro-slip, so that both stay visible), and its reference
 /// tabulation as markers of its colour.
-fn figure_series(cfg: &CaseConfig, o: &CaseOutput) -> Vec<Series> {
-    let mut drawn: Vec<Vec<f64>> = Vec::new();
+/// Also returns, per law dashed over an earlier one, `law over earlier`.
+fn figure_series(cfg: &CaseConfig, o: &CaseOutput) -> (Vec<Series>, Vec<String>) {
+    let mut drawn: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut over = Vec::new();
     let mut series = Vec::new();
     for (k, m) in o.methods.iter().enumerate() {
         let Some(out) = m.output() else { continue };
         let (Some(v), Some(f)) = (out.series.values("v"), out.series.values("coefficient")) else {
             continue;
         };
-        let coincides = drawn.iter().any(|g| {
+        let coincides = drawn.iter().find(|(_, g)| {
             g.iter()
                 .zip(f)
                 .filter(|(a, b)| (*a - *b).abs() <= 1e-9)
                 .count()
                 >= 2
         });
-        let style = if coincides {
+        let style = if let Some((earlier, _)) = coincides {
+            over.push(format!("{} over {earlier}", m.label()));
             Style::DashedOver
         } else {
             Style::Line
         };
         series.push(Series::new(m.label(), v, f, style).grouped(k));
-        drawn.push(f.to_vec());
+        drawn.push((m.label().to_string(), f.to_vec()));
     }
     if let Some(reference) = &cfg.reference {
         for (k, ((label, _, _), (v, f))) in cfg.laws.iter().zip(reference).enumerate() {
@@ -242,7 +247,7 @@ fn figure_series(cfg: &CaseConfig, o: &CaseOutput) -> Vec<Series> {
             );
         }
     }
-    series
+    (series, over)
 }
 
 impl Study for FrictionLawStudy {
@@ -328,15 +333,37 @@ impl Study for FrictionLawStudy {
         let Some((cfg, o)) = self.cases.iter().zip(cases).next() else {
             return summary;
         };
-        let series = figure_series(cfg, o);
+        let (series, over) = figure_series(cfg, o);
+        let laws: Vec<&str> = o
+            .methods
+            .iter()
+            .filter(|m| m.output().is_some())
+            .map(|m| m.label())
+            .collect();
+        let (from, to) = (
+            cfg.speeds.first().copied().unwrap_or(0.0),
+            cfg.speeds.last().copied().unwrap_or(0.0),
+        );
+        let range = format!("{} to {} mm/s", short(1e3 * from), short(1e3 * to));
+        let dashed = if over.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " A law that coincides with an earlier one over part of the range is dashed over it ({}), so both stay visible.",
+                over.join(", ")
+            )
+        };
         summary.figures.push(Figure {
             name: "coefficients".into(),
-            title: "Friction coefficient against relative speed".into(),
+            title: format!("Friction coefficient against relative speed, {range}"),
             x: Axis::linear("relative speed v_r [m/s]"),
             y: Axis::linear("friction coefficient f [-]"),
             series,
             caption: format!(
-                "Regenerates Fig. 4a of the seed on friction in contact joints: the five laws' coefficients for positive relative speeds (odd in v for negative ones), all constants read in one unit system (B = 0.5 s/mm, DC = d = 2 s/mm). A law that coincides with an earlier one over part of the range is dashed over it (tanh over constant, ANSYS over micro-slip), so both stay visible.{}",
+                "The seed's Fig. 4a (friction in contact joints) on {range}: the {} laws' coefficients ({}) at {} positive relative speeds (odd in v for negative ones), all constants read in one unit system (B = 0.5 s/mm, DC = d = 2 s/mm).{dashed}{}",
+                count_word(laws.len()),
+                laws.join(", "),
+                cfg.speeds.len(),
                 if cfg.reference.is_some() {
                     format!(" Markers: the independent NumPy tabulation the checks compare with (every {REFERENCE_MARKER_EVERY}th of its rows).")
                 } else {

@@ -32,6 +32,7 @@ pub(crate) fn parse_cases<T>(
         cases,
         sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
         baseline: spec.baseline.clone(),
+        check_references: crate::harness::kind::CheckReference::of(spec),
     })
 }
 

@@ -332,12 +332,18 @@ pub fn checks_table(rows: &[CheckRow]) -> Table {
                 cells[0] = vec![text(format!("{} rows", passing.len()))];
                 cells[1] = vec![text("")];
                 cells[5] = vec![text(format!("worst {}", sig(w.value)))];
+                // A case-level check has no method: "(case c)", not
+                // "(case c, method )" (issue 20, class 7).
+                let by = if w.method.is_empty() {
+                    String::new()
+                } else {
+                    format!(", method {}", w.method)
+                };
                 cells[8] = vec![text(format!(
-                    "{} rows passed, worst value {} (case {}, method {})",
+                    "{} rows passed, worst value {} (case {}{by})",
                     passing.len(),
                     sig(w.value),
                     w.case,
-                    w.method
                 ))];
                 table.push(RowKind::Summary, cells);
             }

@@ -16,6 +16,7 @@
 pub mod continuation;
 pub mod run;
 pub mod spec;
+mod spectral;
 mod summary;
 
 use crate::error::{InputError, SolverError};

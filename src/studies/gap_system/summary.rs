@@ -5,6 +5,7 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
+use crate::harness::sweep::label::{coords_text, short, with_unit};
 use crate::studies::gap_system::spec::CaseConfig;
 
 /// Largest n for which every DOF's time response is drawn.
@@ -33,6 +34,9 @@ pub(super) fn summarize(
         frequency_response(&mut summary, &all);
     } else if swept("system.chain.n") {
         scaling(&mut summary, &all);
+    } else if swept("integrator.alpha_b") && super::spectral::figure(&mut summary, &all) {
+        // A Bossak study on an unresolved mode: its point is the spectral
+        // radius; the transient decays within a few steps of its axis.
     } else if let Some((cfg, out)) = all
         .iter()
         .filter(|(_, o)| o.methods.first().is_some_and(|m| m.output().is_some()))
@@ -67,6 +71,22 @@ pub(super) fn summarize(
         described.join("; ")
     ));
     summary
+}
+
+/// The case a per-case figure draws: its swept values with units
+/// (`alpha_b = -0.3, dt = 625 µs`), or its name without sweeps; the step
+/// is added when it is not swept.
+fn case_title(cfg: &CaseConfig, o: &CaseOutput) -> String {
+    let case = if o.coords.is_empty() {
+        format!("case {}", o.name)
+    } else {
+        coords_text(&o.coords)
+    };
+    if o.coord("integrator.dt").is_some() {
+        case
+    } else {
+        format!("{case} (dt = {})", with_unit(cfg.dt, Some("s")))
+    }
 }
 
 /// (x, y) over the cases, sorted by x, where both exist.
@@ -171,13 +191,41 @@ fn frequency_response(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutp
             ));
         }
     }
+    let gaps: Vec<String> = all
+        .first()
+        .map(|(c, _)| {
+            c.system
+                .springs
+                .gaps
+                .iter()
+                .map(|g| with_unit(*g, Some("m")))
+                .collect()
+        })
+        .unwrap_or_default();
+    let gap = match gaps.len() {
+        0 => "no gap spring".to_string(),
+        1 => format!("gap {}", gaps[0]),
+        _ => format!("gaps {}", gaps.join(", ")),
+    };
+    let methods = labels(all);
+    let exact = if wx.is_empty() {
+        "no exact periodic orbit is drawn (the cases have none)".to_string()
+    } else {
+        "the exact periodic orbit (lines) by event-driven shooting".to_string()
+    };
     summary.figures.push(Figure {
         name: "frequency-response".into(),
-        title: "Frequency response: steady-state extremes of x0".into(),
+        title: format!("Frequency response: steady-state extremes of x0, {gap}"),
         x: Axis::linear("forcing frequency omega [rad/s]"),
         y: Axis::linear("x0 [m]"),
         series,
-        caption: "Largest and smallest displacement over a period of the steady state against the forcing frequency: Newmark-LCP (markers) after the settling periods, and the exact periodic orbit (lines) by event-driven shooting.".into(),
+        caption: format!(
+            "Largest and smallest displacement over a period of the steady state against the forcing frequency at {} values of omega from {} to {} rad/s ({gap}): {} (markers) after the settling periods, and {exact}.",
+            all.len(),
+            short(all.iter().map(|(c, _)| c.system.excitation.omega).fold(f64::INFINITY, f64::min)),
+            short(all.iter().map(|(c, _)| c.system.excitation.omega).fold(f64::NEG_INFINITY, f64::max)),
+            methods.join(", ")
+        ),
     });
 }
 
@@ -211,14 +259,20 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
                 );
             }
         }
+        let reference = if exact.is_some() {
+            " and the exact event-driven solution (dashed)"
+        } else {
+            "; no exact solution is drawn: the case has none (reference.method = \"none\")"
+        };
         summary.figures.push(Figure {
             name: "time-response".into(),
-            title: format!("Time response, case {} (dt = {} s)", out.name, cfg.dt),
+            title: format!("Time response, {}", case_title(cfg, out)),
             x: Axis::linear("time t [s]"),
             y: Axis::linear("displacement x [m]"),
             series,
             caption: format!(
-                "Displacements by {label} (solid) and the exact event-driven solution (dashed)."
+                "Displacements by {label} (solid) over t = 0 to {} s{reference}.",
+                short(t.last().copied().unwrap_or(0.0))
             ),
         });
         if let Some(ex) = exact {
@@ -238,7 +292,7 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
             }
             summary.figures.push(Figure {
                 name: "error".into(),
-                title: format!("Error against the exact solution, case {}", out.name),
+                title: format!("Error against the exact solution, {}", case_title(cfg, out)),
                 x: Axis::linear("time t [s]"),
                 y: Axis::log("|x - x_exact| [m]"),
                 series: err_series,
@@ -293,12 +347,16 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
     }
     summary.figures.push(Figure {
         name: "chain-response".into(),
-        title: format!("Chain response at the written masses, case {}", out.name),
+        title: format!("Chain response at the written masses, {}", case_title(cfg, out)),
         x: Axis::linear("time t [s]"),
         y: Axis::linear("displacement x [m]"),
         series,
         caption: format!(
-            "Displacements of the written masses of the {n}-mass chain ({label}), with the reference file's curves underneath where the case has one, and the extremes over all masses at each output time."
+            "Displacements of the written masses of the {n}-mass chain ({label}){}, and the extremes over all masses at each output time.",
+            match &cfg.reference_file {
+                Some((file, _)) => format!(", with the reference file {file}'s curves underneath (dashed)"),
+                None => ", without a reference curve (the case names no reference file)".to_string(),
+            }
         ),
     });
     let Some(env) = series_out.table("envelope") else {
@@ -321,8 +379,8 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         .collect();
     summary.figures.push(Figure {
         name: "chain-envelope".into(),
-        title: format!("Displacement envelope along the chain, case {}", out.name),
-        x: Axis::linear("mass index j"),
+        title: format!("Displacement envelope along the chain, {}", case_title(cfg, out)),
+        x: Axis::linear("mass index j [-]"),
         y: Axis::linear("x_j [m]"),
         series: vec![
             Series::new("max over t", &idx, env.table.values("x_max").unwrap_or(&[]), Style::Line),
@@ -339,7 +397,13 @@ fn scaling(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     let mut time_series = Vec::new();
     let mut iteration_series = Vec::new();
     let mut notes = Vec::new();
-    for label in labels(all) {
+    let methods = labels(all);
+    let sizes = all.iter().map(|(c, _)| c.system.dofs() as f64);
+    let (n_min, n_max) = (
+        sizes.clone().fold(f64::INFINITY, f64::min),
+        sizes.fold(f64::NEG_INFINITY, f64::max),
+    );
+    for label in methods.clone() {
         let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
             .filter_map(|(c, o)| {
@@ -403,18 +467,18 @@ fn scaling(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     summary.figures.push(Figure {
         name: "scaling".into(),
         title: "Time per step against the number of DOFs (chain, m = n gap springs)".into(),
-        x: Axis::log("DOFs n"),
+        x: Axis::log("DOFs n [-]"),
         y: Axis::log("CPU time per step [s]"),
         series: time_series,
-        caption: "CPU time per Newmark step of each method on the chain of chain-1000 scaled to n masses and n gap springs, measured in one run; the dense LCP method stops where it stops being feasible.".into(),
+        caption: format!("CPU time per Newmark step of each method ({}) on the chain of chain-1000 scaled to n masses and n gap springs, n = {} to {}, measured in one run; the dense LCP method stops where it stops being feasible.", methods.join(", "), short(n_min), short(n_max)),
     });
     summary.figures.push(Figure {
         name: "iterations".into(),
         title: "Solver iterations per step against n".into(),
-        x: Axis::log("DOFs n"),
-        y: Axis::log("iterations per step (Newton iterations, or Lemke pivots)"),
+        x: Axis::log("DOFs n [-]"),
+        y: Axis::log("iterations per step (Newton iterations, or Lemke pivots) [-]"),
         series: iteration_series,
-        caption: "Exact counters: semi-smooth Newton iterations (one factorization each) or Lemke pivots per time step.".into(),
+        caption: format!("Exact counters of each method ({}): semi-smooth Newton iterations (one factorization each) or Lemke pivots per time step.", methods.join(", ")),
     });
     summary.notes.extend(notes);
 }

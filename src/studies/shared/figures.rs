@@ -2,7 +2,17 @@
 //! its swept regularisation key (`stick-slip`, `shrouded-blades`).
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::report::sig;
 use crate::harness::study::{CaseOutput, StudySummary};
+use crate::harness::sweep::label::{short, unit_of};
+
+/// `n` as a word for a caption ("three laws"), digits above ten.
+pub(crate) fn count_word(n: usize) -> String {
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS.get(n).map_or(n.to_string(), |w| w.to_string())
+}
 
 /// The regularisation keys whose sweep shows the stiffness of a law.
 pub(crate) const SHARPNESS: [&str; 5] = [
@@ -13,7 +23,8 @@ pub(crate) const SHARPNESS: [&str; 5] = [
     "sigma0",
 ];
 
-/// Steps per method against a swept regularisation key (log-log).
+/// Right-hand-side evaluations per method against a swept regularisation
+/// key (log-log), with a caption from the data ([`cost_caption`]).
 pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[CaseOutput]) {
     for key in keys {
         let Some(param) = key.rsplit('.').next() else {
@@ -53,16 +64,72 @@ pub(crate) fn stiffness(summary: &mut StudySummary, keys: &[String], cases: &[Ca
             continue;
         }
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let caption = cost_caption(&name, param, &pts);
         let (x, y): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
         summary.figures.push(Figure {
             name: format!("stiffness-{}", key.replace('.', "-")),
             title: format!("Cost of the regularised law {name} against {param}"),
-            x: Axis::log(format!("{param} (swept: {key})")),
+            x: Axis::log(format!(
+                "{param} [{}] (swept: {key})",
+                unit_of(key).unwrap_or("-")
+            )),
             y: Axis::log("right-hand side evaluations [-]"),
             series: vec![Series::new(name, &x, &y, Style::LineMarkers)],
-            caption: format!(
-                "Evaluations of the equations of motion the adaptive integrator needed as the law's {param} changes: a steeper law near zero slip makes the ODE stiff and the explicit integrator's steps small."
-            ),
+            caption,
         });
+    }
+}
+
+/// What the cost figure shows, from its points (issue 20, class 2): the
+/// ratio of the cost of the steepest law to that of the smoothest (the
+/// steepest: the largest sharpness, b or sigma0; the smallest
+/// critical or Stribeck speed), and what that ratio means.
+pub(crate) fn cost_caption(name: &str, param: &str, pts: &[(f64, f64)]) -> String {
+    let (Some(first), Some(last)) = (pts.first(), pts.last()) else {
+        return String::new();
+    };
+    let (smooth, steep) = if param.ends_with("speed") {
+        (last, first)
+    } else {
+        (first, last)
+    };
+    let ratio = steep.1 / smooth.1;
+    let decades = (last.0 / first.0).log10();
+    let reading = if ratio >= 2.0 {
+        "a steeper law near zero slip makes the ODE stiff and the explicit integrator's steps small"
+    } else if ratio <= 0.5 {
+        "the steeper law costs less here"
+    } else {
+        "the cost is flat: the law's slope near zero slip does not set the step here (the slip stays away from zero, where the law is steep, and the rest of the system sets the step)"
+    };
+    format!(
+        "Evaluations of the equations of motion the adaptive integrator needed for {name} at {} values of {param} over {} decades ({} to {}): the steepest law ({param} = {}) cost {}x the smoothest ({param} = {}); {reading}.",
+        pts.len(),
+        sig(decades),
+        short(first.0),
+        short(last.0),
+        short(steep.0),
+        sig(ratio),
+        short(smooth.0)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The caption says what the points show: flat over five decades is
+    /// not called stiff, a tenfold growth is.
+    #[test]
+    fn the_cost_caption_follows_the_data() {
+        let flat = [(2e3, 1.53e5), (2e5, 1.535e5), (2e8, 1.531e5)];
+        let c = cost_caption("tanh-ode", "sharpness", &flat);
+        assert!(c.contains("cost 1x the smoothest"), "{c}");
+        assert!(c.contains("the cost is flat"), "{c}");
+        assert!(!c.contains("makes the ODE stiff"), "{c}");
+        let steep = [(1e-6, 1e6), (1e-3, 1e4)];
+        let c = cost_caption("micro-slip", "critical_speed", &steep);
+        assert!(c.contains("(critical_speed = 1e-6) cost 100x"), "{c}");
+        assert!(c.contains("makes the ODE stiff"), "{c}");
     }
 }

@@ -5,6 +5,8 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, StudySummary};
+use crate::harness::sweep::label::{coords_text, short};
+use crate::studies::shared::figures::count_word;
 use crate::studies::shrouded_blades::spec::{CaseConfig, Integrator};
 
 pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySummary {
@@ -32,24 +34,30 @@ pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySu
         ),
     ] {
         let mut series = Vec::new();
+        let (mut solid, mut dashed): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
         for (k, m) in o.methods.iter().enumerate() {
             let Some(out) = m.output() else { continue };
             if let (Some(t), Some(y)) = (out.series.values("t"), out.series.values(column)) {
                 let style = match cfg.methods[k].integrator {
-                    Integrator::Moreau => Style::Line,
-                    _ => Style::Dashed,
+                    Integrator::Moreau => {
+                        solid.push(m.label());
+                        Style::Line
+                    }
+                    _ => {
+                        dashed.push(m.label());
+                        Style::Dashed
+                    }
                 };
                 series.push(Series::new(m.label(), t, y, style));
             }
         }
         let mut band_note = String::new();
-        if let (Some((v, lo, hi, what)), Some(t)) = (
-            band,
-            o.methods
-                .iter()
-                .find_map(|m| m.output().and_then(|o| o.series.values("t"))),
-        ) && t.len() >= 2
-        {
+        let window = o
+            .methods
+            .iter()
+            .find_map(|m| m.output().and_then(|o| o.series.values("t")))
+            .filter(|t| t.len() >= 2);
+        if let (Some((v, lo, hi, what)), Some(t)) = (band, window) {
             let ends = [t[0], t[t.len() - 1]];
             for (label, y) in [
                 (format!("seed's peak {v:.2e} {what}: low"), lo),
@@ -61,14 +69,45 @@ pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySu
                 " The two dashed lines labelled seed's peak bound the goal band around the seed's peak {v:.2e} read off its axis ({what}; a calibration target, see the notes)."
             );
         }
+        let (at, case) = if o.coords.is_empty() {
+            (String::new(), String::new())
+        } else {
+            let c = coords_text(&o.coords);
+            (
+                format!(" ({c})"),
+                format!(", case {c} (the first of {})", cases.len()),
+            )
+        };
+        let span = window.map_or(String::new(), |t| {
+            format!(
+                " over t = {} to {} ms",
+                short(1e3 * t[0]),
+                short(1e3 * t[t.len() - 1])
+            )
+        });
+        let what = if cfg.seed_peak_tip_z.is_some() {
+            format!("Regenerates the seed's {paper}")
+        } else {
+            format!("The quantity of the seed's {paper} (this model is not calibrated to it)")
+        };
+        let list = |v: &[&str]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
         summary.figures.push(Figure {
             name: name.into(),
-            title: title.into(),
+            title: format!("{title}{at}"),
             x: Axis::linear("time t [s]"),
             y: Axis::linear(unit),
             series,
             caption: format!(
-                "Regenerates the seed's {paper} for each friction law under the 10 N step load (solid: Moreau time stepping with true sticking; dashed: the ODE without a sticking limit, as the seed computed).{band_note}"
+                "{what} under the 10 N step load{span}{case}, for {} methods: solid, Moreau time stepping with true sticking: {}; dashed, the ODE without a sticking limit, as the seed computed: {}.{band_note}",
+                count_word(solid.len() + dashed.len()),
+                list(&solid),
+                list(&dashed)
             ),
         });
     }

@@ -392,6 +392,6 @@ impl Study for StickSlipStudy {
     }
 
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.cases, &self.sweep_keys, cases)
+        summary::summarize(&self.cases, &self.sweep_keys, &self.check_references, cases)
     }
 }

@@ -1,24 +1,28 @@
 //! Study-level results of a stick-slip study: the response of every law
-//! against the exact Coulomb motion, friction against slip, the cost of the
+//! against the exact Coulomb motion and the reference curves its checks
+//! name (drawn dashed), friction against slip, the cost of the
 //! regularised laws against their sharpness (the stiffness they cause),
 //! and a sentence per method on its cycle against the exact one.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::kind::CheckReference;
 use crate::harness::study::{CaseOutput, StudySummary};
-use crate::studies::shared::figures::stiffness;
+use crate::harness::sweep::label::{coords_text, short};
+use crate::studies::shared::figures::{count_word, stiffness};
 use crate::studies::stick_slip::AT_THRESHOLD;
 use crate::studies::stick_slip::spec::CaseConfig;
 
 pub(super) fn summarize(
     configs: &[CaseConfig],
     sweep_keys: &[String],
+    references: &[CheckReference],
     cases: &[CaseOutput],
 ) -> StudySummary {
     let mut summary = StudySummary::default();
     let Some((cfg, shown)) = finest(configs, cases) else {
         return summary;
     };
-    responses(&mut summary, shown);
+    responses(&mut summary, shown, references);
     stiffness(&mut summary, sweep_keys, cases);
     notes(&mut summary, shown, cfg.stick_threshold);
     summary
@@ -37,22 +41,97 @@ fn finest<'a>(
     })
 }
 
-fn responses(summary: &mut StudySummary, o: &CaseOutput) {
+/// The reference curves the checks name that have `column` (each file
+/// once): (legend, what the caption says, t, y), over t <= `end`.
+fn check_curves(
+    references: &[CheckReference],
+    column: &str,
+    end: f64,
+    notes: &mut Vec<String>,
+) -> Vec<(String, String, Vec<f64>, Vec<f64>)> {
+    let mut files: Vec<&std::path::Path> = Vec::new();
+    let mut out = Vec::new();
+    for r in references {
+        if files.contains(&r.file.as_path()) {
+            continue;
+        }
+        files.push(&r.file);
+        let table = match crate::harness::reference::read_csv(&r.file) {
+            Ok(t) => t,
+            Err(e) => {
+                notes.push(format!(
+                    "The reference of check {} is not drawn: {e}.",
+                    r.check
+                ));
+                continue;
+            }
+        };
+        let (Some(t), Some(y)) = (table.values("t"), table.values(column)) else {
+            continue;
+        };
+        let keep = t.iter().take_while(|&&s| s <= end * (1.0 + 1e-12)).count();
+        let name = r
+            .file
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let checks: Vec<&str> = references
+            .iter()
+            .filter(|o| o.file == r.file)
+            .map(|o| o.check.as_str())
+            .collect();
+        out.push((
+            format!("reference {name}"),
+            format!(
+                "the reference curve {name} that checks {} compare with",
+                checks.join(", ")
+            ),
+            t[..keep].to_vec(),
+            y[..keep].to_vec(),
+        ));
+    }
+    out
+}
+
+fn responses(summary: &mut StudySummary, o: &CaseOutput, references: &[CheckReference]) {
     let at = if o.coords.is_empty() {
         String::new()
     } else {
-        format!(" (case {})", o.name)
+        format!(" ({})", coords_text(&o.coords))
     };
+    let laws: Vec<&str> = o
+        .methods
+        .iter()
+        .filter(|m| m.output().is_some())
+        .map(|m| m.label())
+        .collect();
+    let end = o
+        .methods
+        .iter()
+        .filter_map(|m| m.output()?.series.values("t")?.last().copied())
+        .fold(0.0f64, f64::max);
+    let drawn = format!(
+        "{} {} ({}) over t = 0 to {} s",
+        count_word(laws.len()),
+        if laws.len() == 1 { "law" } else { "laws" },
+        laws.join(", "),
+        short(end)
+    );
     for (column, title, unit) in [
         ("x", "Position of the mass", "x [m]"),
         ("slip", "Slip velocity", "slip u = v - v_b [m/s]"),
         ("friction", "Friction force on the mass", "friction T [N]"),
     ] {
         let mut series = Vec::new();
+        let mut dashed: Vec<String> = Vec::new();
         if let Some(ex) = o.table("exact")
             && let (Some(t), Some(y)) = (ex.table.values("t"), ex.table.values(column))
         {
             series.push(Series::new("exact (Coulomb)", t, y, Style::Dashed));
+            dashed.push("the exact piecewise-analytic motion with Coulomb friction".into());
+        }
+        for (label, said, t, y) in check_curves(references, column, end, &mut summary.notes) {
+            series.push(Series::new(label, &t, &y, Style::Dashed));
+            dashed.push(said);
         }
         for (k, m) in o.methods.iter().enumerate() {
             let Some(out) = m.output() else { continue };
@@ -63,15 +142,18 @@ fn responses(summary: &mut StudySummary, o: &CaseOutput) {
         if series.is_empty() {
             continue;
         }
+        let references = if dashed.is_empty() {
+            "no reference: the case has no exact Coulomb motion and its checks name no curve of this quantity".to_string()
+        } else {
+            format!("dashed: {}", dashed.join("; "))
+        };
         summary.figures.push(Figure {
             name: format!("response-{column}"),
             title: format!("{title}{at}"),
             x: Axis::linear("time t [s]"),
             y: Axis::linear(unit),
             series,
-            caption: format!(
-                "{title} of every law of the case against time; dashed: the exact piecewise-analytic motion with Coulomb friction (where the case has it)."
-            ),
+            caption: format!("{title} against time, {drawn}; {references}."),
         });
     }
     let mut series = Vec::new();
@@ -88,7 +170,7 @@ fn responses(summary: &mut StudySummary, o: &CaseOutput) {
             x: Axis::linear("slip u = v - v_b [m/s]"),
             y: Axis::linear("friction T [N]"),
             series,
-            caption: "The friction force each law produced against the slip at the output times: a set-valued law sticks on the vertical segment at u = 0; a regularised law passes through the origin with a finite slope (its stiffness).".into(),
+            caption: format!("The friction force each law produced against the slip at the output times, {drawn}: a set-valued law sticks on the vertical segment at u = 0; a regularised law passes through the origin with a finite slope (its stiffness)."),
         });
     }
 }

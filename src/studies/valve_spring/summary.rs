@@ -5,8 +5,10 @@
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::SpeedupRow;
 use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
+use crate::harness::sweep::label::coords_text;
 use crate::harness::sweep::{equal_accuracy_speedups, orders};
 use crate::integrators::bdf_contact::ContactModel;
+use crate::studies::shared::figures::count_word;
 use crate::studies::valve_spring::spec::CaseConfig;
 
 pub(super) fn summarize(
@@ -35,17 +37,21 @@ pub(super) fn summarize(
         ),
     ] {
         let mut series = Vec::new();
+        let mut reference = "";
         if column == "seat_force"
             && let Some(r) = o.table("reference")
             && let (Some(a), Some(y)) = (r.table.values("cam_angle"), r.table.values(column))
         {
             series.push(Series::new("fine NCP reference", a, y, Style::Dashed));
+            reference = ", and dashed the fine NCP reference";
         }
+        let mut methods: Vec<&str> = Vec::new();
         for m in &o.methods {
             let Some(out) = m.output() else { continue };
             if let (Some(a), Some(y)) = (out.series.values("cam_angle"), out.series.values(column))
             {
                 series.push(Series::new(m.label(), a, y, Style::Line));
+                methods.push(m.label());
             }
         }
         if series.is_empty() {
@@ -53,11 +59,16 @@ pub(super) fn summarize(
         }
         summary.figures.push(Figure {
             name: name.into(),
-            title: format!("{title} (case {})", o.name),
+            title: format!("{title} ({})", case_text(o)),
             x: Axis::linear("cam angle [deg]"),
             y: Axis::linear(unit),
             series,
-            caption: format!("{title} for every method of the case; the cam lifts the valve over 0-120 deg (cycloidal rise and return), then dwells."),
+            caption: format!(
+                "{title} of {} methods ({}) in case {}{reference}; the cam lifts the valve over 0-120 deg (cycloidal rise and return), then dwells.",
+                count_word(methods.len()),
+                methods.join(", "),
+                case_text(o)
+            ),
         });
     }
     if let Some((label, clash)) = o.methods.iter().find_map(|m| {
@@ -71,7 +82,7 @@ pub(super) fn summarize(
     {
         summary.figures.push(Figure {
             name: "coil-clash".into(),
-            title: format!("Coil-clash map, {label} (case {})", o.name),
+            title: format!("Coil-clash map, {label} ({})", case_text(o)),
             x: Axis::linear("cam angle [deg]"),
             y: Axis::linear("contact pair (0 = lowest along the wire) [-]"),
             series: vec![Series::new("pair closed", a, p, Style::Markers)],
@@ -93,6 +104,16 @@ pub(super) fn summarize(
         });
     }
     summary
+}
+
+/// The case a per-case figure draws: its swept values with units, or its
+/// name without sweeps.
+fn case_text(o: &CaseOutput) -> String {
+    if o.coords.is_empty() {
+        o.name.clone()
+    } else {
+        coords_text(&o.coords)
+    }
 }
 
 /// Per penalty method whose stiffness varies over the cases: the

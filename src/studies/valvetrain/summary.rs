@@ -8,7 +8,9 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
+use crate::harness::sweep::label::{coords_text, short};
 use crate::models::valvetrain::SpringModel;
+use crate::studies::shared::figures::count_word;
 use crate::studies::valvetrain::spec::CaseConfig;
 
 /// The value of method scalar `name` of `label` in case `o`.
@@ -145,6 +147,8 @@ fn against_speed(
         ),
     ] {
         let mut series = Vec::new();
+        let mut drawn: Vec<&str> = Vec::new();
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for label in labels {
             let (x, y): (Vec<f64>, Vec<f64>) = cases
                 .iter()
@@ -152,7 +156,10 @@ fn against_speed(
                 .filter_map(|(o, &s)| Some((s, scalar(o, label, name)?)))
                 .unzip();
             if x.len() >= 2 {
+                lo = x.iter().copied().fold(lo, f64::min);
+                hi = x.iter().copied().fold(hi, f64::max);
                 series.push(Series::new(label.clone(), &x, &y, Style::LineMarkers));
+                drawn.push(label);
             }
         }
         if series.is_empty() {
@@ -164,7 +171,13 @@ fn against_speed(
             x: Axis::linear("camshaft speed [rev/s]"),
             y: Axis::linear(unit),
             series,
-            caption: caption.into(),
+            caption: format!(
+                "{caption} Lines: {} methods ({}) at camshaft speeds from {} to {} rev/s.",
+                count_word(drawn.len()),
+                drawn.join(", "),
+                short(lo),
+                short(hi)
+            ),
         });
     }
 }
@@ -221,6 +234,7 @@ fn against_angle_per_speed(summary: &mut StudySummary, labels: &[String], cases:
         ),
     ] {
         let mut series = Vec::new();
+        let mut at: Vec<String> = Vec::new();
         for k in picked(below.len()) {
             let o = below[k];
             let Some(out) = o
@@ -235,6 +249,7 @@ fn against_angle_per_speed(summary: &mut StudySummary, labels: &[String], cases:
             {
                 let speed = case_scalar(o, "cam_speed").unwrap_or(f64::NAN);
                 series.push(Series::new(format!("{speed} rev/s"), a, y, Style::Line));
+                at.push(short(speed));
             }
         }
         if series.is_empty() {
@@ -246,7 +261,7 @@ fn against_angle_per_speed(summary: &mut StudySummary, labels: &[String], cases:
             x: Axis::linear("cam angle within the last revolution [deg]"),
             y: Axis::linear(unit),
             series,
-            caption: format!("{title} over the last simulated revolution at up to six camshaft speeds below the jump ({label}). The cam lifts over the first part of the revolution, then the follower rides the base circle. Speeds with lift-off are in the figures against the camshaft speed."),
+            caption: format!("{title} over the last simulated revolution by {label} at {} camshaft speeds below the jump ({} rev/s; up to six of the {} without lift-off). The cam lifts over the first part of the revolution, then the follower rides the base circle. Speeds with lift-off are in the figures against the camshaft speed.", count_word(at.len()), at.join(", "), below.len()),
         });
     }
 }
@@ -273,28 +288,41 @@ fn against_angle_per_method(summary: &mut StudySummary, o: &CaseOutput) {
         ),
     ] {
         let mut series = Vec::new();
+        let mut reference = "";
         if let Some(r) = o.table("reference")
             && let (Some(a), Some(y)) = (r.table.values("cam_angle"), r.table.values(column))
         {
             series.push(Series::new("fine NCP reference", a, y, Style::Dashed));
+            reference = ", and dashed the fine NCP reference";
         }
+        let mut methods: Vec<&str> = Vec::new();
         for m in &o.methods {
             let Some(out) = m.output() else { continue };
             if let (Some(a), Some(y)) = (out.series.values("cam_angle"), out.series.values(column))
             {
                 series.push(Series::new(m.label(), a, y, Style::Line));
+                methods.push(m.label());
             }
         }
         if series.is_empty() {
             continue;
         }
+        let case = if o.coords.is_empty() {
+            o.name.clone()
+        } else {
+            coords_text(&o.coords)
+        };
         summary.figures.push(Figure {
             name: name.into(),
-            title: format!("{title} (case {})", o.name),
+            title: format!("{title} ({case})"),
             x: Axis::linear("cam angle within the last revolution [deg]"),
             y: Axis::linear(unit),
             series,
-            caption: format!("{title} for every method of the case, last simulated revolution."),
+            caption: format!(
+                "{title} of {} methods ({}) in case {case}{reference}, last simulated revolution.",
+                count_word(methods.len()),
+                methods.join(", ")
+            ),
         });
     }
 }
@@ -457,7 +485,7 @@ fn claim(summary: &mut StudySummary, configs: &[CaseConfig], speeds: &[f64], cas
     let (bm_s, bm) = peak(&per_speed(&multi, "bounce_height"));
     let (bs_s, bs) = peak(&per_speed(&single, "bounce_height"));
     summary.notes.push(format!(
-        "Lowest swept speed with lift-off: {multi} {}, {single} {}. Largest valve bounce after landing: {multi} {:.2} um (at {bm_s} rev/s), {single} {:.2} um (at {bs_s} rev/s).",
+        "Lowest swept speed with lift-off: {multi} {}, {single} {}. Largest valve bounce after landing: {multi} {:.2} µm (at {bm_s} rev/s), {single} {:.2} µm (at {bs_s} rev/s).",
         first_liftoff(&multi),
         first_liftoff(&single),
         bm * 1e6,
