@@ -9,6 +9,8 @@
 //! orders from a sweep of `integrator.dt` (RK4, fixed-step Dormand-Prince)
 //! zipped with `integrator.tolerance` (adaptive Dormand-Prince).
 
+mod figures;
+pub mod reference;
 pub mod run;
 pub mod spec;
 mod summary;
@@ -113,6 +115,9 @@ impl Study for SliderCrankStudy {
                 "peak_slider_a",
                 "peak_torque",
                 "peak_contact_force",
+                "last_revolution_peak_slider_a",
+                "last_revolution_peak_torque",
+                "last_revolution_peak_contact_force",
                 "max_penetration",
                 "hertz_penetration",
                 "penetration_ratio",
@@ -224,6 +229,10 @@ impl Study for SliderCrankStudy {
             .iter()
             .map(|&p| exact_slider(l1, l2, p, omega))
             .collect();
+        let torque: Vec<f64> = phi
+            .iter()
+            .map(|&p| reference::inverse_dynamics_torque(&cfg.mechanism, p, omega))
+            .collect();
         let table = Table::new()
             .with("t", "time [s]", t)
             .with("phi", "crank angle phi0 + omega t [rad]", phi)
@@ -241,13 +250,16 @@ impl Study for SliderCrankStudy {
                 "slider_a",
                 "exact slider acceleration [m/s^2]",
                 xva.iter().map(|p| p.2).collect(),
+            )
+            .with(
+                "crank_torque",
+                "driving torque of the ideal mechanism by inverse dynamics at constant speed, closed form (reference::inverse_dynamics_torque) [N m]",
+                torque,
             );
         Ok(ReferenceOutput {
             tables: vec![CaseTable {
                 what: "exact".into(),
-                doc:
-                    "closed-form slider kinematics of the ideal mechanism driven at constant speed"
-                        .into(),
+                doc: "closed-form slider kinematics and inverse-dynamics driving torque of the ideal mechanism driven at constant speed".into(),
                 table,
             }],
             scalars: Vec::new(),
