@@ -317,6 +317,7 @@ impl Study for SliderCrankStudy {
                 ));
             }
         }
+        window(cfg, methods)?;
         let mut scalars = vec![
             Scalar::new(
                 "dt",
@@ -353,6 +354,42 @@ impl Study for SliderCrankStudy {
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
         summary::summarize(&self.cases, &self.sweep_keys, cases)
     }
+}
+
+/// The figures' window of a clearance case (issue 20, classes 4 and 5):
+/// every step of the last revolution, recorded by an untimed rerun of the
+/// first successful method ([`run::run_window`]; the timed runs record
+/// nothing, so timings.csv holds the method's cost alone), added to its
+/// output as the table `steps` and the scalars `last_revolution_peak_*`.
+/// The rerun must take the same steps (its counters equal the timed run's).
+fn window(cfg: &CaseConfig, methods: &mut [MethodResult]) -> Result<(), SolverError> {
+    if !matches!(cfg.joint, spec::Joint::Clearance(_)) {
+        return Ok(());
+    }
+    let Some((plan, run)) = methods.iter_mut().find_map(|m| {
+        let plan = cfg.methods.iter().find(|p| p.label == m.plan.label)?;
+        Some((plan, m.outcome.as_mut().ok()?))
+    }) else {
+        return Ok(());
+    };
+    let again = run::run_window(cfg, plan)?;
+    if again.counters != run.output.counters {
+        return Err(SolverError::Other {
+            method: plan.label.clone(),
+            message: format!(
+                "the rerun recording the figures' window took other steps ({:?} vs {:?})",
+                again.counters, run.output.counters
+            ),
+        });
+    }
+    run.output.tables.extend(again.tables);
+    run.output.scalars.extend(
+        again
+            .scalars
+            .into_iter()
+            .filter(|s| s.name.starts_with("last_revolution_")),
+    );
+    Ok(())
 }
 
 /// The reference of `reference.method = "fine"`: the case itself solved by

@@ -36,18 +36,34 @@ pub fn error_magnitudes(q0: &[f64; 9]) -> Vec<Magnitude> {
     m
 }
 
-/// Runs method `method` of the case.
+/// Runs method `method` of the case (the timed run: no [`Window`]).
 pub fn run_method(
     cfg: &CaseConfig,
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
 ) -> Result<MethodOutput, SolverError> {
+    run(cfg, method, progress, false)
+}
+
+/// Runs method `method` of the case again, recording every step of the
+/// last revolution ([`Window`], a clearance joint only): the untimed run
+/// of the figures' data, so that recording costs the timed runs nothing.
+pub fn run_window(cfg: &CaseConfig, method: &MethodConfig) -> Result<MethodOutput, SolverError> {
+    run(cfg, method, &indicatif::ProgressBar::hidden(), true)
+}
+
+fn run(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    progress: &indicatif::ProgressBar,
+    window: bool,
+) -> Result<MethodOutput, SolverError> {
     let driven = matches!(cfg.drive, Drive::ConstantSpeed { .. });
     match (cfg.joint, driven) {
-        (Joint::Ideal, true) => simulate::<9, 18>(cfg, method, progress),
-        (Joint::Ideal, false) => simulate::<8, 17>(cfg, method, progress),
-        (Joint::Clearance(_), true) => simulate::<7, 16>(cfg, method, progress),
-        (Joint::Clearance(_), false) => simulate::<6, 15>(cfg, method, progress),
+        (Joint::Ideal, true) => simulate::<9, 18>(cfg, method, progress, window),
+        (Joint::Ideal, false) => simulate::<8, 17>(cfg, method, progress, window),
+        (Joint::Clearance(_), true) => simulate::<7, 16>(cfg, method, progress, window),
+        (Joint::Clearance(_), false) => simulate::<6, 15>(cfg, method, progress, window),
     }
 }
 
@@ -99,8 +115,9 @@ struct Counts {
 type Extremes = std::cell::Cell<(f64, f64)>;
 
 /// The figures' window (issue 20, classes 4 and 5): every accepted step from
-/// `start` to the end of the run, recorded for a clearance joint, whose
-/// impacts last a few microseconds and fall between the output samples.
+/// `start` to the end of the run, recorded for a clearance joint (whose
+/// impacts last a few microseconds and fall between the output samples) by
+/// the untimed rerun [`run_window`] only.
 /// `start` is one crank revolution before `t_end` (driven: 2 pi / omega;
 /// free: two revolutions at the initial speed, the figure picks the last
 /// by the angle); `f64::INFINITY` records nothing.
@@ -111,8 +128,9 @@ struct Window {
 }
 
 impl Window {
-    fn new(cfg: &CaseConfig) -> Self {
+    fn new(cfg: &CaseConfig, enabled: bool) -> Self {
         let start = match (cfg.joint, cfg.drive) {
+            _ if !enabled => f64::INFINITY,
             (Joint::Ideal, _) => f64::INFINITY,
             (_, Drive::ConstantSpeed { omega, .. }) if omega != 0.0 => {
                 cfg.t_end - std::f64::consts::TAU / omega.abs()
@@ -189,6 +207,7 @@ fn simulate<const R: usize, const NR: usize>(
     cfg: &CaseConfig,
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
+    record_window: bool,
 ) -> Result<MethodOutput, SolverError>
 where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
@@ -209,7 +228,7 @@ where
     mech.start(0.0, &q0, &qd0);
     record_sample(&mech, cfg, &mut samples, 0.0, &y).map_err(&fail)?;
     let extremes = Extremes::new((f64::NEG_INFINITY, 0.0));
-    let mut window = Window::new(cfg);
+    let mut window = Window::new(cfg, record_window);
     let mut out = Recorders {
         samples: &mut samples,
         window: &mut window,
