@@ -9,6 +9,8 @@
 //! orders from a sweep of `integrator.dt` (RK4, fixed-step Dormand-Prince)
 //! zipped with `integrator.tolerance` (adaptive Dormand-Prince).
 
+mod figures;
+pub mod reference;
 pub mod run;
 pub mod spec;
 mod summary;
@@ -110,6 +112,9 @@ impl CaseKind for CaseConfig {
                 "peak_slider_a",
                 "peak_torque",
                 "peak_contact_force",
+                "last_revolution_peak_slider_a",
+                "last_revolution_peak_torque",
+                "last_revolution_peak_contact_force",
                 "max_penetration",
                 "hertz_penetration",
                 "penetration_ratio",
@@ -213,6 +218,10 @@ impl CaseKind for CaseConfig {
             .iter()
             .map(|&p| exact_slider(l1, l2, p, omega))
             .collect();
+        let torque: Vec<f64> = phi
+            .iter()
+            .map(|&p| reference::inverse_dynamics_torque(&cfg.mechanism, p, omega))
+            .collect();
         let table = Table::new()
             .with("t", "time [s]", t)
             .with("phi", "crank angle phi0 + omega t [rad]", phi)
@@ -230,13 +239,16 @@ impl CaseKind for CaseConfig {
                 "slider_a",
                 "exact slider acceleration [m/s^2]",
                 xva.iter().map(|p| p.2).collect(),
+            )
+            .with(
+                "crank_torque",
+                "driving torque of the ideal mechanism by inverse dynamics at constant speed, closed form (reference::inverse_dynamics_torque) [N m]",
+                torque,
             );
         Ok(ReferenceOutput {
             tables: vec![CaseTable {
                 what: "exact".into(),
-                doc:
-                    "closed-form slider kinematics of the ideal mechanism driven at constant speed"
-                        .into(),
+                doc: "closed-form slider kinematics and inverse-dynamics driving torque of the ideal mechanism driven at constant speed".into(),
                 table,
             }],
             scalars: Vec::new(),
@@ -287,6 +299,7 @@ impl CaseKind for CaseConfig {
                 ));
             }
         }
+        window(cfg, methods)?;
         let mut scalars = vec![
             Scalar::new(
                 "dt",
@@ -323,6 +336,42 @@ impl CaseKind for CaseConfig {
     fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
         summary::summarize(&study.cases, &study.sweep_keys, cases)
     }
+}
+
+/// The figures' window of a clearance case (issue 20, classes 4 and 5):
+/// every step of the last revolution, recorded by an untimed rerun of the
+/// first successful method ([`run::run_window`]; the timed runs record
+/// nothing, so timings.csv holds the method's cost alone), added to its
+/// output as the table `steps` and the scalars `last_revolution_peak_*`.
+/// The rerun must take the same steps (its counters equal the timed run's).
+fn window(cfg: &CaseConfig, methods: &mut [MethodResult]) -> Result<(), SolverError> {
+    if !matches!(cfg.joint, spec::Joint::Clearance(_)) {
+        return Ok(());
+    }
+    let Some((plan, run)) = methods.iter_mut().find_map(|m| {
+        let plan = cfg.methods.iter().find(|p| p.label == m.plan.label)?;
+        Some((plan, m.outcome.as_mut().ok()?))
+    }) else {
+        return Ok(());
+    };
+    let again = run::run_window(cfg, plan)?;
+    if again.counters != run.output.counters {
+        return Err(SolverError::Other {
+            method: plan.label.clone(),
+            message: format!(
+                "the rerun recording the figures' window took other steps ({:?} vs {:?})",
+                again.counters, run.output.counters
+            ),
+        });
+    }
+    run.output.tables.extend(again.tables);
+    run.output.scalars.extend(
+        again
+            .scalars
+            .into_iter()
+            .filter(|s| s.name.starts_with("last_revolution_")),
+    );
+    Ok(())
 }
 
 /// The reference of `reference.method = "fine"`: the case itself solved by
