@@ -35,16 +35,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "not split yet (issue 18 left it over): read and check the parts, then finish them as one run",
     ),
     (
-        "harness/plot.rs",
-        "render_svg_labelled",
-        "owned by the helper that edits summaries and plots (issue 18), not split here: axes, series and legend drawing",
-    ),
-    (
-        "harness/plot.rs",
-        "draw_chart",
-        "owned by the helper that edits summaries and plots (issue 18), not split here: axes, series and legend drawing",
-    ),
-    (
         "harness/results/readme.rs",
         "study_readme",
         "not split yet (issue 18 left it over): one writer per README section (files, columns, scalars, counters)",
@@ -103,11 +93,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "studies/shared/friction.rs",
         "law",
         "not split yet (issue 18 left it over): one parser per law family (regularised, set-valued, LuGre)",
-    ),
-    (
-        "studies/slider_crank/summary.rs",
-        "curves",
-        "owned by the helper that edits summaries and plots (issue 18), not split here: one figure per function",
     ),
     (
         "studies/stick_slip/run.rs",
