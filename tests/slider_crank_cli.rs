@@ -1,8 +1,10 @@
 //! The `slider-crank` kind through the command line: bad keys exit 2 with
 //! a message naming the key, value and what is allowed; other crank and rod
 //! lengths, speeds and phases than the repository's agree with the exact
-//! kinematics in both formulations; a free crank under gravity conserves
-//! kinetic plus potential energy.
+//! kinematics and the driving torque the inverse-dynamics torque (with
+//! gravity) in both formulations; a free crank under gravity conserves
+//! kinetic plus potential energy; a clearance run records every step of
+//! its last revolution for the figures.
 
 mod common;
 use common::{check_values, run_in, run_spec, stderr};
@@ -191,7 +193,7 @@ fn other_lengths_and_speeds_agree_with_the_exact_kinematics() {
         .replace("crank_length = 0.05", "crank_length = 0.08")
         .replace("rod_length = 0.12", "rod_length = 0.31")
         .replace("crank_mass = 0.30", "crank_mass = 1.2")
-        .replace("slider_mass = 0.14", "slider_mass = 0.9")
+        .replace("slider_mass = 0.14", "slider_mass = 0.9\ngravity = 9.81")
         .replace("omega = 523.6", "omega = 150.0\nphi0 = 0.4")
         .replace("model = \"clearance\"", "model = \"ideal\"")
         .replace("t_end = 0.001", "t_end = 0.05\ntolerance = 1e-11")
@@ -220,10 +222,18 @@ quantity = "slider_a"
 reference = "exact"
 metric = "max-rel"
 tolerance = 1e-7
+[[study.check]]
+name = "torque"
+quantity = "crank_torque"
+reference = "exact"
+metric = "max-rel"
+tolerance = 1e-7
 "#;
     let (dir, out) = run_spec(&spec);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    for check in ["x", "v", "a"] {
+    // The driving torque against the inverse dynamics (closed form, with
+    // gravity) as well as the kinematics.
+    for check in ["x", "v", "a", "torque"] {
         let rows = check_values(dir.path(), check);
         assert_eq!(rows.len(), 3, "{check}: one row per method");
         assert!(rows.iter().all(|r| r.1), "{check}: {rows:?}");
@@ -708,4 +718,56 @@ fn a_free_crank_takes_the_same_steps_from_any_whole_turn() {
             .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
         assert!(diff < 1e-6, "max |x(0) - x(phi0)| = {diff:e} m");
     }
+}
+
+/// Issue 20, classes 4 and 5: a clearance run records every accepted step
+/// of its last crank revolution (`<case>.<label>.steps.csv`), whose peaks
+/// are the method's `last_revolution_peak_*` and reach at least the output
+/// samples' over the same window.
+#[test]
+fn a_clearance_run_records_every_step_of_its_last_revolution() {
+    let spec = SPEC.replace("t_end = 0.001", "t_end = 0.02");
+    let (dir, out) = run_spec(&spec);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let read = |name: &str, column: &str| -> Vec<f64> {
+        let text = std::fs::read_to_string(dir.path().join("out/crank").join(name)).expect(name);
+        let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
+        let k = header.iter().position(|h| *h == column).expect(column);
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(k).expect("field").parse().expect("number"))
+            .collect()
+    };
+    let steps_t = read("crank.rk4-eliminated.steps.csv", "t");
+    let start = 0.02 - std::f64::consts::TAU / 523.6;
+    assert!(
+        steps_t[0] >= start && steps_t[0] < start + 1.0e-5,
+        "{}",
+        steps_t[0]
+    );
+    // Every grid step of the window (and any located switch).
+    assert!(
+        steps_t.len() >= ((0.02 - start) / 1.0e-5) as usize,
+        "{}",
+        steps_t.len()
+    );
+    let force = read("crank.rk4-eliminated.steps.csv", "contact_force");
+    let step_peak = force.iter().fold(0.0f64, |m, v| m.max(*v));
+    let sampled_t = read("crank.csv", "t");
+    let sampled = read("crank.csv", "contact_force");
+    let sampled_peak = sampled_t
+        .iter()
+        .zip(&sampled)
+        .filter(|(t, _)| **t >= steps_t[0])
+        .fold(0.0f64, |m, (_, v)| m.max(*v));
+    assert!(
+        step_peak >= sampled_peak && step_peak > 0.0,
+        "{step_peak} vs {sampled_peak}"
+    );
+    let scalars = summary_column(dir.path(), "last_revolution_peak_contact_force");
+    assert_eq!(scalars.len(), 1, "{scalars:?}");
+    assert!(
+        (scalars[0].1 - step_peak).abs() <= 1e-9 * step_peak,
+        "{scalars:?} vs {step_peak}"
+    );
 }

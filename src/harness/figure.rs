@@ -54,8 +54,9 @@ impl Axis {
 pub enum Style {
     /// Solid line.
     Line,
-    /// Dashed line (used for references), drawn under the other series
-    /// on a light band of its colour.
+    /// Dashed line (used for references): a light band of its colour under
+    /// the other series, its dashes over them (a curve that coincides with
+    /// it leaves it visible).
     Dashed,
     /// Dashed line drawn in series order, over the earlier series and
     /// without a band: a curve that coincides with an earlier one (which

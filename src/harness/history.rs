@@ -48,7 +48,17 @@
 //! Times and costs are compared only within one *baseline*: the rows with
 //! the same [`Config`] (timing method, host, CPU, build profile). A change
 //! of any of these starts a new baseline ([`Verdict::NewBaseline`]): nothing
-//! is flagged faster or slower across it.
+//! is flagged faster or slower across it. The machine can change under the
+//! same host name and CPU string (a VM moved to other hardware): times are
+//! therefore compared only within one *machine epoch* of a baseline, and a
+//! new epoch starts at a quiet run whose calibration kernel's CPU time
+//! departs from the median of its previous (up to) [`MACHINE_WINDOW`]
+//! quiet values of the epoch by more than [`MACHINE_CHANGE`]. The kernel is
+//! fixed code, so such a shift is the machine's, and cache-resident and
+//! memory-bound methods change speed by different factors across it
+//! (measured on 4 Dec 2026: the kernel -21 %, the dense Lemke chain +70 %
+//! in seconds), which no calibration corrects. Costs and counters do not
+//! depend on the epoch.
 //!
 //! CPU times recorded with [`TIMING_METHOD`] are judged in units of the
 //! calibration kernel timed in the same run (`harness::kernels::calibration`,
@@ -220,6 +230,16 @@ pub const OTHERS_SHARE: &str = "others_cpu_share";
 /// A run during which other processes took more than this share of the
 /// machine's CPU is a shared run: its CPU times are not judged.
 pub const MAX_OTHERS_SHARE: f64 = 0.1;
+/// A relative change of the calibration kernel's CPU time (quiet runs)
+/// against the median of its previous (up to) [`MACHINE_WINDOW`] values in
+/// the same machine epoch beyond which the machine is taken to have
+/// changed: a new machine epoch starts, and times are compared only within
+/// one epoch. Unchanged code moved the kernel by at most 3.6 % between
+/// quiet runs (3-5 Dec 2026); the VM change of 4 Dec moved it by -21 %.
+pub const MACHINE_CHANGE: f64 = 0.10;
+/// How many of the calibration kernel's previous values (quiet runs of the
+/// current machine epoch) the machine-change test takes the median of.
+pub const MACHINE_WINDOW: usize = 5;
 /// The (study, case, method) of the calibration kernel's rows.
 pub const CALIBRATION: (&str, &str, &str) = ("kernels", "calibration", "fixed-kernel");
 

@@ -4,15 +4,24 @@
 //! ([`DescribedMethod`]), the default baseline chosen by a predicate, and
 //! the one-unit progress of a run that reports no steps of its own.
 //!
-//! A kind implements `Study` for `Cases<its CaseConfig>` and keeps only
-//! what is its own: its methods' descriptions, its reference, its runs and
-//! its summary.
+//! A kind implements [`CaseKind`] for its case configuration and keeps
+//! only what is its own: its methods' descriptions, its reference, its runs
+//! and its summary; `Cases<its CaseConfig>` is then its
+//! [`Study`], the plumbing (a case by index, its plans, the default
+//! baseline, the counter docs) written once here.
 
-use crate::harness::study::MethodPlan;
+use crate::error::SolverError;
+use crate::harness::checks::Provides;
+use crate::harness::study::{
+    CaseOutput, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput, Scalar, Study,
+    StudySummary,
+};
 
 /// A study's validated cases, in plan order, and the keys its sweeps vary.
 #[derive(Debug, Clone)]
 pub struct Cases<C> {
+    /// The study's name.
+    pub name: String,
     /// One validated configuration per case.
     pub cases: Vec<C>,
     /// The swept keys (`integrator.dt`, ...), in the spec's order.
@@ -85,15 +94,6 @@ pub trait CaseMethods {
 }
 
 impl<C: CaseMethods> Cases<C> {
-    /// The plans of case `case`'s methods, in order.
-    pub fn plans(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .methods()
-            .iter()
-            .map(DescribedMethod::plan)
-            .collect()
-    }
-
     /// The label of the first case's first method that `pick` accepts,
     /// else of its first method: the default baseline of speed-ups.
     pub fn baseline_or_first(&self, pick: impl Fn(&C::Method) -> bool) -> Option<String> {
@@ -134,6 +134,165 @@ macro_rules! described_methods {
     };
 }
 pub(crate) use described_methods;
+
+/// What a method run or a reference returns.
+pub type Run<T> = Result<T, SolverError>;
+
+/// The progress bar a run may advance.
+pub type Progress = indicatif::ProgressBar;
+
+/// A study kind, implemented by its validated case configuration: what a
+/// case runs and compares, and what the whole study provides, measures and
+/// summarizes. Every `Cases<C>` of a kind is a [`Study`] through it (see
+/// the `Study` trait for the meaning of each item).
+pub trait CaseKind: CaseMethods + Send + Sync + Sized {
+    /// Meanings and units of the counters and stats of the kind's runs.
+    const COUNTER_DOCS: &'static [(&'static str, &'static str)] = &[];
+
+    /// The label of the method speed-ups are measured against, unless the
+    /// spec names one (usually [`Cases::baseline_or_first`]).
+    fn default_baseline(study: &Cases<Self>) -> Option<String>;
+
+    /// The scalar, column and table names the study will produce.
+    fn provides(study: &Cases<Self>) -> Provides;
+
+    /// The study's accuracy measure and cost parameters.
+    fn measures(_study: &Cases<Self>) -> Measures {
+        Measures::default()
+    }
+
+    /// The nominal order of method `label` over cost key `key`.
+    fn nominal_order(_study: &Cases<Self>, _label: &str, _key: &str) -> Option<f64> {
+        None
+    }
+
+    /// The study values the kind derives from measured times.
+    fn measured_scalars() -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Whether the case runs only some of its methods (e.g. those that
+    /// scale to its size): `runs(m)` false drops `m` from its plan.
+    fn runs(&self, _m: &Self::Method) -> bool {
+        true
+    }
+
+    /// Whether the case computes a reference.
+    fn has_reference(&self) -> bool {
+        false
+    }
+
+    /// What the case's reference depends on (equal keys: one reference).
+    fn reference_key(&self) -> Option<String> {
+        None
+    }
+
+    /// The cost estimate of a job of the case (None: `t_end / dt`).
+    fn job_cost(&self, _method: Option<usize>) -> Option<f64> {
+        None
+    }
+
+    /// Computes the case's reference.
+    fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
+        Err(SolverError::Other {
+            method: "reference".into(),
+            message: "the case has no reference".into(),
+        })
+    }
+
+    /// Runs method `m` of the case (deterministic: it may be repeated).
+    fn run(&self, m: &Self::Method, progress: &Progress) -> Run<MethodOutput>;
+
+    /// Adds to each successful method its scalars against the reference;
+    /// returns further case scalars.
+    fn finish(
+        &self,
+        _reference: Option<&ReferenceOutput>,
+        _runs: &mut [MethodResult],
+    ) -> Run<Vec<Scalar>> {
+        Ok(Vec::new())
+    }
+
+    /// Study-level scalars, figures and notes from all cases.
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary;
+}
+
+impl<C: CaseKind> Cases<C> {
+    /// The methods case `case` runs, in order.
+    fn running(&self, case: usize) -> impl Iterator<Item = &C::Method> {
+        let cfg = &self.cases[case];
+        cfg.methods().iter().filter(|m| cfg.runs(m))
+    }
+}
+
+impl<C: CaseKind> Study for Cases<C> {
+    fn methods(&self, case: usize) -> Vec<MethodPlan> {
+        self.running(case).map(DescribedMethod::plan).collect()
+    }
+
+    fn default_baseline(&self) -> Option<String> {
+        C::default_baseline(self)
+    }
+
+    fn provides(&self) -> Provides {
+        C::provides(self)
+    }
+
+    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
+        C::COUNTER_DOCS.to_vec()
+    }
+
+    fn nominal_order(&self, label: &str, key: &str) -> Option<f64> {
+        C::nominal_order(self, label, key)
+    }
+
+    fn measures(&self) -> Measures {
+        C::measures(self)
+    }
+
+    fn has_reference(&self, case: usize) -> bool {
+        self.cases[case].has_reference()
+    }
+
+    fn measured_scalars(&self) -> Vec<String> {
+        C::measured_scalars()
+    }
+
+    fn reference_key(&self, case: usize) -> Option<String> {
+        self.cases[case].reference_key()
+    }
+
+    fn job_cost(&self, case: usize, method: Option<usize>) -> Option<f64> {
+        self.cases[case].job_cost(method)
+    }
+
+    fn run_reference(&self, case: usize, progress: &Progress) -> Run<ReferenceOutput> {
+        self.cases[case].run_reference(progress)
+    }
+
+    fn run_method(&self, case: usize, method: usize, progress: &Progress) -> Run<MethodOutput> {
+        match self.running(case).nth(method) {
+            Some(m) => self.cases[case].run(m, progress),
+            None => Err(SolverError::Other {
+                method: format!("method {method}"),
+                message: format!("case {case} has no method {method}"),
+            }),
+        }
+    }
+
+    fn finish_case(
+        &self,
+        case: usize,
+        reference: Option<&ReferenceOutput>,
+        methods: &mut [MethodResult],
+    ) -> Run<Vec<Scalar>> {
+        self.cases[case].finish(reference, methods)
+    }
+
+    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+        C::summarize(self, cases)
+    }
+}
 
 /// Runs `run` as one unit of `progress` (a run that reports no steps).
 pub fn as_one_unit<T>(progress: &indicatif::ProgressBar, run: impl FnOnce() -> T) -> T {

@@ -408,7 +408,13 @@ mod tests {
         ] {
             assert!(!v.is_empty(), "{what} empty");
         }
-        assert!(m.build.starts_with("opt-level "), "{}", m.build);
+        assert!(
+            m.build.starts_with("optimised, cargo profile ")
+                || m.build.starts_with("not optimised, cargo profile "),
+            "{}",
+            m.build
+        );
+        assert!(m.build.contains(": opt-level "), "{}", m.build);
         assert_eq!(m.timing_method, TIMING_METHOD);
         if cfg!(target_os = "linux") {
             assert!(m.memory.ends_with(" GiB"), "{}", m.memory);

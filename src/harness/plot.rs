@@ -15,19 +15,25 @@
 //!   span less than [`MIN_LOG_SPAN`] (a decade) is drawn linear
 //!   ([`effective_scales`]): over a fraction of a decade a log axis turns
 //!   round-off into shapes and its ticks read alike.
-//! - A segment longer than [`DECIMATE_ABOVE`] points is reduced per pixel
-//!   column to its first, minimum, maximum and last point (monotone x), or to
-//!   points at least a pixel apart (any x): the drawn curve is the same at
-//!   the SVG's resolution while the file stays small.
+//! - A segment of more than [`DECIMATE_PER_COLUMN`] points per pixel column
+//!   of the plot is reduced per pixel column to its first, minimum, maximum
+//!   and last point (monotone x: a min/max envelope, so no peak is lost
+//!   however many points share a column), or to points at least a pixel
+//!   apart (any x): the drawn curve is the same at the SVG's resolution
+//!   while the file stays small.
+//! - Layout and text ([`layout`]): the SVG is [`FIGURE_WIDTH`] px wide,
+//!   every text at least [`MIN_TEXT_PX`] px, the title and axis
+//!   descriptions wrapped to fit; error bars are clipped to the plot.
 //! - Lines are SVG polylines with coordinates to 0.01 px (plotters' SVG
 //!   backend rounds to whole pixels, which draws a smooth curve as a
 //!   staircase); dashes are the polyline's `stroke-dasharray`. They are
-//!   written after everything else, over the grid, markers and legend.
+//!   written after everything else, over the grid, markers and legend: the
+//!   references' light bands first, then the curves, then the references'
+//!   dashes, which no curve hides.
 //! - The legend goes into an empty corner of the plot when there is one; with
 //!   few entries, headroom is added above the data for it; otherwise it is
-//!   drawn outside, to the right of the plot. It never hides data.
+//!   drawn below the plot, in as many columns as fit. It never hides data.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -40,16 +46,22 @@ use crate::harness::atomic;
 use crate::harness::figure::{Figure, Scale, Style};
 
 mod axes;
+mod layout;
 mod legend;
+mod lines;
 mod ticks;
 
 use axes::equal_aspect;
 pub use axes::{LinearAxis, LogAxis};
+use layout::{Layout, MARGIN, TICK_SIZE, WIDTH};
+pub use layout::{MIN_TEXT_PX, WIDTH as FIGURE_WIDTH};
 use legend::{INSET, LegendPlace, draw_legend, draw_marker, legend_size, place_legend};
+use lines::{SubPixel, decimate, unique_pixels};
 pub use ticks::{linear_tick, log_tick};
 
-/// Segments with more points than this are decimated.
-pub const DECIMATE_ABOVE: usize = 4000;
+/// Segments with more points than this many per pixel column of the plot
+/// are reduced to their envelope per column (see the module doc).
+pub const DECIMATE_PER_COLUMN: usize = 2;
 
 /// Okabe-Ito colours, ordered for contrast on white (yellow last).
 pub const PALETTE: [RGBColor; 8] = [
@@ -63,12 +75,6 @@ pub const PALETTE: [RGBColor; 8] = [
     RGBColor(0xF0, 0xE4, 0x42), // yellow
 ];
 
-const WIDTH: u32 = 820;
-const HEIGHT: u32 = 500;
-const MARGIN: u32 = 12;
-const CAPTION_PX: u32 = 36;
-const X_LABEL_AREA: u32 = 48;
-const Y_LABEL_AREA: u32 = 78;
 const LINE_WIDTH: u32 = 2;
 const MARKER_PX: i32 = 3;
 /// Width of the light band under a reference (dashed) series.
@@ -377,38 +383,16 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
     ensure_font()?;
     let figure = &effective_scales(figure);
     let series = prepare(figure);
-    let xs = series.iter().flat_map(|s| {
-        s.segments
-            .iter()
-            .flatten()
-            .map(|p| AxisRange::transform(figure.x.scale, p.0))
-    });
-    let ys = series.iter().flat_map(|s| {
-        s.segments
-            .iter()
-            .flatten()
-            .map(|p| AxisRange::transform(figure.y.scale, p.1))
-    });
-    let has_markers = series
-        .iter()
-        .any(|s| matches!(s.style, Style::Markers | Style::LineMarkers));
-    let x = AxisRange::new(
-        figure.x.scale,
-        bounds(xs),
-        if has_markers { 0.02 } else { 0.0 },
-    );
-    let mut x = x;
-    x.integers = figure.x.scale == Scale::Linear
-        && all_integers(
-            series
-                .iter()
-                .flat_map(|s| s.segments.iter().flatten().map(|p| p.0)),
-        );
-    let y = AxisRange::new(figure.y.scale, bounds(ys), 0.05);
-    let plot_px = (
-        f64::from(WIDTH - 2 * MARGIN - Y_LABEL_AREA),
-        f64::from(HEIGHT - 2 * MARGIN - CAPTION_PX - X_LABEL_AREA),
-    );
+    let (x, y) = data_ranges(figure, &series);
+    let layout_for = |y: &AxisRange| {
+        Layout::new(
+            &figure.title,
+            &figure.x.label,
+            &figure.y.label,
+            y_tick_chars(y),
+        )
+    };
+    let plot_px = layout_for(&y).plot_px;
     let equal =
         figure.y.equal_aspect && figure.x.scale == Scale::Linear && figure.y.scale == Scale::Linear;
     let (x, y) = if equal {
@@ -417,18 +401,20 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
         (x, y)
     };
     let (place, y) = if series.is_empty() || equal {
-        (LegendPlace::Outside, y)
+        (LegendPlace::Below, y)
     } else {
         place_legend(&series, &x, y, plot_px)
     };
-    let (legend_w, legend_h) = legend_size(&series);
-    let outside_w = if place == LegendPlace::Outside && !series.is_empty() {
-        legend_w as u32 + 2 * MARGIN
+    let layout = layout_for(&y);
+    let below = place == LegendPlace::Below && !series.is_empty();
+    let columns = if below {
+        legend::columns_below(&series, WIDTH - 2 * MARGIN)
     } else {
-        0
+        1
     };
-    let width = WIDTH + outside_w;
-    let height = HEIGHT.max(legend_h as u32 + 2 * MARGIN + CAPTION_PX);
+    let (legend_w, legend_h) = legend_size(&series, columns);
+    let width = layout.chart.0.max(legend_w as u32 + 2 * MARGIN);
+    let height = layout.chart.1 + if below { legend_h as u32 + MARGIN } else { 0 };
 
     let draw = |x: &AxisRange, y: &AxisRange| -> Result<(String, PixelRect), String> {
         let mut svg = String::new();
@@ -437,28 +423,32 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
         {
             let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
             root.fill(&WHITE).map_err(draw_error)?;
-            let (chart_area, legend_area) = root.split_horizontally(width - outside_w);
-            let axes = Axes { x, y, x_labels };
+            let (chart_area, _) = root.split_vertically(layout.chart.1);
+            let (chart_area, _) = chart_area.split_horizontally(layout.chart.0);
+            let axes = Axes {
+                x,
+                y,
+                x_labels,
+                layout: &layout,
+            };
             let (plot_rect, overlays) = match (figure.x.scale, figure.y.scale) {
                 (Scale::Linear, Scale::Linear) => {
-                    draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.linear())
+                    draw_chart(&chart_area, &series, &axes, x.linear(), y.linear())
                 }
                 (Scale::Log, Scale::Linear) => {
-                    draw_chart(&chart_area, figure, &series, &axes, x.log(), y.linear())
+                    draw_chart(&chart_area, &series, &axes, x.log(), y.linear())
                 }
                 (Scale::Linear, Scale::Log) => {
-                    draw_chart(&chart_area, figure, &series, &axes, x.linear(), y.log())
+                    draw_chart(&chart_area, &series, &axes, x.linear(), y.log())
                 }
                 (Scale::Log, Scale::Log) => {
-                    draw_chart(&chart_area, figure, &series, &axes, x.log(), y.log())
+                    draw_chart(&chart_area, &series, &axes, x.log(), y.log())
                 }
             }?;
+            layout.draw_text(&root, &plot_rect)?;
             if !series.is_empty() {
                 let origin = match place {
-                    LegendPlace::Outside => {
-                        let (xr, _) = legend_area.get_pixel_range();
-                        (xr.start + MARGIN as i32 / 2, plot_rect.1.start)
-                    }
+                    LegendPlace::Below => ((width as i32 - legend_w) / 2, layout.chart.1 as i32),
                     LegendPlace::Inside { right, top } => {
                         let (xr, yr) = &plot_rect;
                         let lx = if right {
@@ -474,7 +464,7 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
                         (lx, ly)
                     }
                 };
-                draw_legend(&root, &series, origin, (legend_w, legend_h))?;
+                draw_legend(&root, &series, origin, (legend_w, legend_h), columns)?;
             }
             root.present().map_err(draw_error)?;
             lines = overlays;
@@ -501,20 +491,60 @@ pub fn render_svg_labelled(figure: &Figure, x_labels: &[String]) -> Result<Strin
     Ok(draw(&x, &y)?.0)
 }
 
+/// The axes' ranges from the drawable data (x padded when there are
+/// markers, y by 5 %).
+fn data_ranges(figure: &Figure, series: &[PreparedSeries]) -> (AxisRange, AxisRange) {
+    let points = || series.iter().flat_map(|s| s.segments.iter().flatten());
+    let xs = points().map(|p| AxisRange::transform(figure.x.scale, p.0));
+    let ys = points().map(|p| AxisRange::transform(figure.y.scale, p.1));
+    let has_markers = series
+        .iter()
+        .any(|s| matches!(s.style, Style::Markers | Style::LineMarkers));
+    let mut x = AxisRange::new(
+        figure.x.scale,
+        bounds(xs),
+        if has_markers { 0.02 } else { 0.0 },
+    );
+    x.integers = figure.x.scale == Scale::Linear && all_integers(points().map(|p| p.0));
+    (x, AxisRange::new(figure.y.scale, bounds(ys), 0.05))
+}
+
+/// The most characters of a y tick label (the ticks plotters draws: up to
+/// 10 labelled points).
+fn y_tick_chars(y: &AxisRange) -> usize {
+    let span = y.hi - y.lo;
+    let labels: Vec<String> = match y.scale {
+        Scale::Linear => y
+            .linear()
+            .key_points(10usize)
+            .iter()
+            .map(|v| linear_tick(*v, span))
+            .collect(),
+        Scale::Log => {
+            let axis = y.log();
+            axis.key_points(10usize)
+                .iter()
+                .map(|v| log_tick(*v, axis.powers_only()))
+                .collect()
+        }
+    };
+    labels.iter().map(|l| l.chars().count()).max().unwrap_or(1)
+}
+
 type PixelRect = (std::ops::Range<i32>, std::ops::Range<i32>);
 
-/// The axes' ranges and the x tick labels of a chart.
+/// The axes' ranges, the x tick labels and the layout of a chart.
 struct Axes<'a> {
     x: &'a AxisRange,
     y: &'a AxisRange,
     x_labels: &'a [String],
+    layout: &'a Layout,
 }
 
 /// Draws title, mesh, markers and error bars; returns the plot's pixel
 /// rectangle and the lines as SVG polylines (sub-pixel coordinates).
 fn draw_chart<XC, YC>(
     area: &DrawingArea<SVGBackend, Shift>,
-    figure: &Figure,
     series: &[PreparedSeries],
     axes: &Axes,
     x_coord: XC,
@@ -524,11 +554,9 @@ where
     XC: Ranged<ValueType = f64> + ValueFormatter<f64>,
     YC: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
-    let mut chart = ChartBuilder::on(area)
-        .caption(&figure.title, ("sans-serif", 18))
-        .margin(MARGIN)
-        .x_label_area_size(X_LABEL_AREA)
-        .y_label_area_size(Y_LABEL_AREA)
+    let mut chart = axes
+        .layout
+        .builder(area)
         .build_cartesian_2d(x_coord, y_coord)
         .map_err(draw_error)?;
     let (x, y) = (axes.x, axes.y);
@@ -554,32 +582,35 @@ where
     };
     chart
         .configure_mesh()
-        .x_desc(figure.x.label.as_str())
-        .y_desc(figure.y.label.as_str())
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
-        .axis_desc_style(("sans-serif", 15))
-        .label_style(("sans-serif", 12))
+        .label_style(("sans-serif", TICK_SIZE))
         .light_line_style(RGBColor(0xEE, 0xEE, 0xEE))
         .bold_line_style(RGBColor(0xCC, 0xCC, 0xCC))
         .draw()
         .map_err(draw_error)?;
 
-    // References (dashed) first, underneath: a light band of their colour
-    // under the dashes, so that a method drawn on top of its reference
-    // leaves the reference visible on both sides. Lines are written as SVG
-    // polylines with sub-pixel coordinates (`overlays`), not by plotters,
-    // whose backend rounds every point to a whole pixel.
+    // Lines are written as SVG polylines with sub-pixel coordinates
+    // (`overlays`), not by plotters, whose backend rounds every point to a
+    // whole pixel. A reference (dashed) has its light band under every
+    // curve and its dashes over them (issue 20, class 3): a method drawn on
+    // its reference leaves it visible.
     let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let columns = (xr.end - xr.start).max(1) as usize;
     let px = SubPixel::new(x, y, (xr, yr));
-    let order = series
-        .iter()
-        .filter(|s| s.style == Style::Dashed)
-        .chain(series.iter().filter(|s| s.style != Style::Dashed));
-    let mut overlays = Vec::new();
-    for s in order {
+    let mut overlays = Overlays::default();
+    // Error bars end at the plot's edges (class 7 of issue 20).
+    let (x_min, x_max) = match x.scale {
+        Scale::Linear => (x.lo, x.hi),
+        Scale::Log => (10f64.powf(x.lo), 10f64.powf(x.hi)),
+    };
+    for s in series {
         let color = s.color;
         for &(lo, hi, y) in &s.error_bars {
+            let (lo, hi) = (lo.max(x_min), hi.min(x_max));
+            if lo >= hi {
+                continue;
+            }
             chart
                 .draw_series(LineSeries::new(
                     [(lo, y), (hi, y)],
@@ -589,31 +620,15 @@ where
         }
         for seg in &s.segments {
             let pixels: Vec<(i32, i32)> = seg.iter().map(|p| chart.backend_coord(p)).collect();
-            let points = if seg.len() > DECIMATE_ABOVE {
+            let points = if seg.len() > DECIMATE_PER_COLUMN * columns {
                 decimate(seg, &pixels)
             } else {
                 seg.clone()
             };
-            match s.style {
-                // A one-point segment of a line draws no polyline (its
-                // marker, if any, is drawn below).
-                Style::Line
-                | Style::LineMarkers
-                | Style::Dashed
-                | Style::DashedOver
-                | Style::Arrow
-                    if points.len() < 2 => {}
-                Style::Line | Style::LineMarkers | Style::Arrow => {
-                    overlays.push(px.polyline(&points, color, LINE_WIDTH, None));
-                }
-                Style::Dashed => {
-                    overlays.push(px.polyline(&points, lighter(color), HALO_WIDTH, None));
-                    overlays.push(px.polyline(&points, color, LINE_WIDTH, Some(DASH)));
-                }
-                Style::DashedOver => {
-                    overlays.push(px.polyline(&points, color, LINE_WIDTH, Some(DASH)));
-                }
-                Style::Markers => {}
+            // A one-point segment of a line draws no polyline (its marker,
+            // if any, is drawn below).
+            if points.len() >= 2 {
+                overlays.add(&px, s, &points);
             }
             if s.style == Style::Arrow && pixels.len() >= 2 {
                 let (tail, head) = (pixels[pixels.len() - 2], pixels[pixels.len() - 1]);
@@ -633,7 +648,48 @@ where
             }
         }
     }
-    Ok((chart.plotting_area().get_pixel_range(), overlays))
+    Ok((chart.plotting_area().get_pixel_range(), overlays.in_order()))
+}
+
+/// The curves' polylines in three layers: the references' light bands,
+/// the solid curves and `DashedOver` in series order, the references'
+/// dashes.
+#[derive(Default)]
+struct Overlays {
+    bands: Vec<String>,
+    curves: Vec<String>,
+    dashes: Vec<String>,
+}
+
+impl Overlays {
+    /// The polylines of a run of at least two points of series `s`.
+    fn add(&mut self, px: &SubPixel, s: &PreparedSeries, points: &[(f64, f64)]) {
+        let color = s.color;
+        match s.style {
+            Style::Line | Style::LineMarkers | Style::Arrow => {
+                self.curves
+                    .push(px.polyline(points, color, LINE_WIDTH, None));
+            }
+            Style::Dashed => {
+                self.bands
+                    .push(px.polyline(points, lighter(color), HALO_WIDTH, None));
+                self.dashes
+                    .push(px.polyline(points, color, LINE_WIDTH, Some(DASH)));
+            }
+            Style::DashedOver => {
+                self.curves
+                    .push(px.polyline(points, color, LINE_WIDTH, Some(DASH)));
+            }
+            Style::Markers => {}
+        }
+    }
+
+    fn in_order(self) -> Vec<String> {
+        let mut out = self.bands;
+        out.extend(self.curves);
+        out.extend(self.dashes);
+        out
+    }
 }
 
 /// An arrowhead at pixel `head` pointing away from pixel `tail`: two
@@ -672,117 +728,6 @@ const ARROWHEAD_PX: f64 = 10.0;
 
 /// Dash and gap lengths of a dashed line [px] (SVG `stroke-dasharray`).
 const DASH: (u32, u32) = (8, 5);
-
-/// The map from data to SVG pixel coordinates without rounding: the same
-/// affine map as plotters' (the plot area from its first to its last
-/// pixel, y downwards), kept in floating point.
-struct SubPixel {
-    x: AxisRange,
-    y: AxisRange,
-    /// (left, right) and (bottom, top) pixel of the plot area.
-    px_x: (f64, f64),
-    px_y: (f64, f64),
-}
-
-impl SubPixel {
-    fn new(x: &AxisRange, y: &AxisRange, rect: PixelRect) -> Self {
-        let (xr, yr) = rect;
-        Self {
-            x: *x,
-            y: *y,
-            px_x: (f64::from(xr.start), f64::from(xr.end - 1)),
-            px_y: (f64::from(yr.end - 1), f64::from(yr.start)),
-        }
-    }
-
-    /// (x, y) in pixels.
-    fn map(&self, p: (f64, f64)) -> (f64, f64) {
-        let ux = self.x.unit(AxisRange::transform(self.x.scale, p.0));
-        let uy = self.y.unit(AxisRange::transform(self.y.scale, p.1));
-        (
-            self.px_x.0 + ux * (self.px_x.1 - self.px_x.0),
-            self.px_y.0 + uy * (self.px_y.1 - self.px_y.0),
-        )
-    }
-
-    /// An SVG polyline through `points` with coordinates to 0.01 px.
-    fn polyline(
-        &self,
-        points: &[(f64, f64)],
-        color: RGBColor,
-        width: u32,
-        dash: Option<(u32, u32)>,
-    ) -> String {
-        use std::fmt::Write;
-        let mut pts = String::with_capacity(14 * points.len());
-        for &p in points {
-            let (a, b) = self.map(p);
-            let _ = write!(pts, "{a:.2},{b:.2} ");
-        }
-        let dash = dash.map_or(String::new(), |(d, g)| {
-            format!(" stroke-dasharray=\"{d} {g}\"")
-        });
-        format!(
-            "<polyline fill=\"none\" opacity=\"1\" stroke=\"#{:02X}{:02X}{:02X}\" stroke-width=\"{width}\"{dash} stroke-linejoin=\"round\" points=\"{}\"/>\n",
-            color.0,
-            color.1,
-            color.2,
-            pts.trim_end()
-        )
-    }
-}
-
-/// Reduces a long segment while keeping its drawn shape (see module doc).
-fn decimate(seg: &[(f64, f64)], pixels: &[(i32, i32)]) -> Vec<(f64, f64)> {
-    let monotone = seg.windows(2).all(|w| w[1].0 >= w[0].0);
-    let mut out = Vec::new();
-    if monotone {
-        let mut start = 0;
-        while start < seg.len() {
-            let column = pixels[start].0;
-            let mut end = start;
-            while end < seg.len() && pixels[end].0 == column {
-                end += 1;
-            }
-            // Screen y grows downwards: the data minimum has the largest pixel y.
-            let (mut lo, mut hi) = (start, start);
-            for i in start..end {
-                if seg[i].1 < seg[lo].1 {
-                    lo = i;
-                }
-                if seg[i].1 > seg[hi].1 {
-                    hi = i;
-                }
-            }
-            let mut keep = vec![start, lo, hi, end - 1];
-            keep.sort_unstable();
-            keep.dedup();
-            out.extend(keep.into_iter().map(|i| seg[i]));
-            start = end;
-        }
-    } else {
-        let mut last: Option<(i32, i32)> = None;
-        for (i, (&p, &px)) in seg.iter().zip(pixels).enumerate() {
-            let far = last.is_none_or(|l| (l.0 - px.0).abs().max((l.1 - px.1).abs()) >= 1);
-            if far || i + 1 == seg.len() {
-                out.push(p);
-                last = Some(px);
-            }
-        }
-    }
-    out
-}
-
-/// One point per distinct pixel (markers drawn on top of each other add
-/// nothing to the picture).
-fn unique_pixels(seg: &[(f64, f64)], pixels: &[(i32, i32)]) -> Vec<(f64, f64)> {
-    let mut seen = HashSet::new();
-    seg.iter()
-        .zip(pixels)
-        .filter(|(_, px)| seen.insert(**px))
-        .map(|(p, _)| *p)
-        .collect()
-}
 
 #[cfg(test)]
 mod tests;

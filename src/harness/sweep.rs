@@ -640,7 +640,7 @@ fn per_step_when_refused(
         let mut ratios: Vec<f64> = Vec::new();
         for case in cases
             .iter()
-            .filter(|c| c.coord(&cost.key).is_some() && group_of(c, cost, sweeps) == group)
+            .filter(|c| c.coord(&cost.key).is_some() && group_of(c, cost, sweeps).0 == group)
         {
             let s = crate::harness::results::speedups(case.timings(), Some(baseline));
             ratios.extend(

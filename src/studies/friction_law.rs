@@ -8,8 +8,8 @@ use crate::contact::friction::LawClass;
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::Provides;
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::spec::StudySpec;
-use crate::harness::study::{CaseOutput, MethodOutput, MethodPlan, Scalar, Study, StudySummary};
+use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::harness::sweep::label::short;
 use crate::harness::table::Table;
 use crate::studies::keys::KeyCtx as Ctx;
@@ -38,14 +38,30 @@ struct SpeedsToml {
 }
 
 /// One validated case: the speeds and the laws.
-struct CaseConfig {
+pub(crate) struct CaseConfig {
     speeds: Vec<f64>,
-    laws: Vec<(String, String, FrictionSpec)>,
+    /// The laws, each a method of the case.
+    methods: Vec<Law>,
     compare_at: f64,
     /// Per law (in law order), the reference tabulation drawn in the
     /// figure: (v, f) from `figure_reference`'s column of the law's label
     /// with `-` read as `_`.
     reference: Option<Vec<Curve>>,
+}
+
+/// A law of a case: `[laws.<label>]`.
+pub(crate) struct Law {
+    label: String,
+    /// The law's name (`law = "..."`).
+    name: String,
+    spec: FrictionSpec,
+}
+
+crate::harness::kind::described_methods! { CaseConfig, Law, |m| m.name.clone(), describe }
+
+/// The report's line on law `m`.
+fn describe(m: &Law) -> String {
+    format!("the {} law's coefficient f(v)", m.name)
 }
 
 /// A reference curve: (v [m/s], f [-]).
@@ -54,26 +70,8 @@ type Curve = (Vec<f64>, Vec<f64>);
 /// Every this many rows of a reference tabulation is drawn as a marker.
 const REFERENCE_MARKER_EVERY: usize = 20;
 
-/// A friction-law study.
-pub struct FrictionLawStudy {
-    cases: Vec<CaseConfig>,
-}
-
-/// Builds the study from its spec (validating every case).
-pub fn build(spec: &StudySpec) -> Result<FrictionLawStudy, InputError> {
-    let ctx = Ctx {
-        file: &spec.file,
-        study: &spec.name,
-    };
-    let cases = spec
-        .cases
-        .iter()
-        .map(|c| parse_case(&ctx, c.table.clone()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(FrictionLawStudy { cases })
-}
-
-fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
+/// One case of the spec, validated.
+pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     let raw: CaseToml = ctx.parse(table)?;
     let from = raw.speeds.from;
     if !(from.is_finite() && from >= 0.0) {
@@ -129,7 +127,11 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
                 "a law without internal state (LuGre's force depends on its bristle state, not only on the speed)",
             ));
         }
-        laws.push((label.clone(), l.law.clone(), parsed));
+        laws.push(Law {
+            label: label.clone(),
+            name: l.law.clone(),
+            spec: parsed,
+        });
     }
     let compare_at = match raw.compare_at {
         None => 1e-4,
@@ -142,7 +144,7 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     };
     Ok(CaseConfig {
         speeds,
-        laws,
+        methods: laws,
         compare_at,
         reference,
     })
@@ -150,17 +152,13 @@ fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
 
 /// Reads `figure_reference` (relative to the spec file): the column of
 /// each law (its label, `-` read as `_`) against the first column.
-fn figure_reference(
-    ctx: &Ctx,
-    path: &str,
-    laws: &[(String, String, FrictionSpec)],
-) -> Result<Vec<Curve>, InputError> {
+fn figure_reference(ctx: &Ctx, path: &str, laws: &[Law]) -> Result<Vec<Curve>, InputError> {
     let file = ctx
         .file
         .parent()
         .unwrap_or(std::path::Path::new("."))
         .join(path);
-    let columns: Vec<String> = laws.iter().map(|l| l.0.replace('-', "_")).collect();
+    let columns: Vec<String> = laws.iter().map(|l| l.label.replace('-', "_")).collect();
     let allowed = format!(
         "a readable CSV whose first column is the speed [m/s] and which has the columns {}",
         columns.join(", ")
@@ -232,7 +230,7 @@ fn figure_series(cfg: &CaseConfig, o: &CaseOutput) -> (Vec<Series>, Vec<String>)
         drawn.push((m.label().to_string(), f.to_vec()));
     }
     if let Some(reference) = &cfg.reference {
-        for (k, ((label, _, _), (v, f))) in cfg.laws.iter().zip(reference).enumerate() {
+        for (k, (Law { label, .. }, (v, f))) in cfg.methods.iter().zip(reference).enumerate() {
             let pick = |x: &[f64]| -> Vec<f64> {
                 x.iter().copied().step_by(REFERENCE_MARKER_EVERY).collect()
             };
@@ -250,24 +248,13 @@ fn figure_series(cfg: &CaseConfig, o: &CaseOutput) -> (Vec<Series>, Vec<String>)
     (series, over)
 }
 
-impl Study for FrictionLawStudy {
-    fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.cases[case]
-            .laws
-            .iter()
-            .map(|(label, name, _)| MethodPlan {
-                label: label.clone(),
-                method: name.clone(),
-                doc: format!("the {name} law's coefficient f(v)"),
-            })
-            .collect()
-    }
-
-    fn default_baseline(&self) -> Option<String> {
+impl CaseKind for CaseConfig {
+    /// None: the laws are tabulated, not timed against each other.
+    fn default_baseline(_study: &Cases<Self>) -> Option<String> {
         None
     }
 
-    fn provides(&self) -> Provides {
+    fn provides(_study: &Cases<Self>) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: Vec::new(),
@@ -279,16 +266,11 @@ impl Study for FrictionLawStudy {
         }
     }
 
-    fn run_method(
-        &self,
-        case: usize,
-        method: usize,
-        _progress: &indicatif::ProgressBar,
-    ) -> Result<MethodOutput, SolverError> {
-        let cfg = &self.cases[case];
-        let (_, _, FrictionSpec::Memoryless(l)) = &cfg.laws[method] else {
+    fn run(&self, law: &Law, _progress: &Progress) -> Run<MethodOutput> {
+        let cfg = self;
+        let FrictionSpec::Memoryless(l) = &law.spec else {
             return Err(SolverError::Other {
-                method: cfg.laws[method].0.clone(),
+                method: law.label.clone(),
                 message: "not a memoryless law".into(),
             });
         };
@@ -328,9 +310,9 @@ impl Study for FrictionLawStudy {
         })
     }
 
-    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
         let mut summary = StudySummary::default();
-        let Some((cfg, o)) = self.cases.iter().zip(cases).next() else {
+        let Some((cfg, o)) = study.cases.iter().zip(cases).next() else {
             return summary;
         };
         let (series, over) = figure_series(cfg, o);

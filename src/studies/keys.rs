@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use crate::error::InputError;
-use crate::harness::kind::Cases;
+use crate::harness::kind::{CaseKind, Cases, DescribedMethod};
 use crate::harness::spec::StudySpec;
+use crate::harness::study::Study;
 
 /// The smallest error-control tolerance the kinds accept: about 100
 /// machine epsilons (as SciPy's solve_ivp); below it an adaptive step
@@ -29,11 +30,21 @@ pub(crate) fn parse_cases<T>(
         .map(|c| parse(&ctx, c.table.clone()))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Cases {
+        name: spec.name.clone(),
         cases,
         sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
         baseline: spec.baseline.clone(),
         check_references: crate::harness::kind::CheckReference::of(spec),
     })
+}
+
+/// The study of a [`CaseKind`] from `spec`, every case validated by
+/// `parse`: a kind's builder.
+pub(crate) fn build<C: CaseKind + 'static>(
+    spec: &StudySpec,
+    parse: fn(&KeyCtx, toml::Table) -> Result<C, InputError>,
+) -> Result<Box<dyn Study>, InputError> {
+    Ok(Box::new(parse_cases(spec, parse)?))
 }
 
 /// The file and study whose keys are being validated.
@@ -182,5 +193,27 @@ impl KeyCtx<'_> {
         };
         let parsed = self.parse_at(&at, t.clone())?;
         Ok((at, parsed))
+    }
+
+    /// The case's methods: `first` (from `[integrator]` or `[friction]`),
+    /// then one per `[variants.<label>]` table in the spec's order, each
+    /// checked by [`KeyCtx::variant`] (`reserved` and `what` as there),
+    /// parsed as `V` and built by `build(at, label, v)`, `at` =
+    /// `variants.<label>`: the one variant loop of the kinds.
+    pub fn with_variants<V: serde::de::DeserializeOwned, M: DescribedMethod>(
+        &self,
+        first: M,
+        variants: &toml::Table,
+        (reserved, what): (&str, &str),
+        mut build: impl FnMut(&str, &str, V) -> Result<M, InputError>,
+    ) -> Result<Vec<M>, InputError> {
+        let mut methods = vec![first];
+        for (label, value) in variants {
+            let taken: Vec<&str> = methods.iter().map(DescribedMethod::label).collect();
+            let (at, v) = self.variant(label, value, &taken, reserved, what)?;
+            let m = build(&at, label, v)?;
+            methods.push(m);
+        }
+        Ok(methods)
     }
 }

@@ -13,6 +13,7 @@ pub mod valve_spring;
 pub mod valvetrain;
 
 use crate::harness::registry::{Kind, Registry};
+use keys::build;
 
 /// Every study kind, once: the `kind` its specs name and its builder, in
 /// the order error messages list them.
@@ -23,27 +24,27 @@ pub const KINDS: [Kind; 7] = [
     },
     Kind {
         name: "slider-crank",
-        build: |spec| Ok(Box::new(slider_crank::build(spec)?)),
+        build: slider_crank::build,
     },
     Kind {
         name: "stick-slip",
-        build: |spec| Ok(Box::new(stick_slip::build(spec)?)),
+        build: |spec| build(spec, stick_slip::spec::parse_case),
     },
     Kind {
         name: "friction-law",
-        build: |spec| Ok(Box::new(friction_law::build(spec)?)),
+        build: |spec| build(spec, friction_law::parse_case),
     },
     Kind {
         name: "shrouded-blades",
-        build: |spec| Ok(Box::new(shrouded_blades::build(spec)?)),
+        build: |spec| build(spec, shrouded_blades::spec::parse_case),
     },
     Kind {
         name: "valve-spring",
-        build: |spec| Ok(Box::new(valve_spring::build(spec)?)),
+        build: |spec| build(spec, valve_spring::spec::parse_case),
     },
     Kind {
         name: "valvetrain",
-        build: |spec| Ok(Box::new(valvetrain::build(spec)?)),
+        build: |spec| build(spec, valvetrain::spec::parse_case),
     },
 ];
 

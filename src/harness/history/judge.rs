@@ -268,6 +268,56 @@ pub struct Context<'a> {
     /// The (study, case, method) of every row at the latest commit: the
     /// benchmarks the latest run still has.
     latest_run: HashSet<(&'a str, &'a str, &'a str)>,
+    /// Per config: where a machine epoch after the first starts, as (commit
+    /// index, what changed), oldest first ([`machine_epochs`]).
+    epochs: HashMap<Config<'a>, Vec<(usize, String)>>,
+}
+
+/// The machine epochs of each config: a new epoch starts at a quiet run
+/// (others' share at most [`MAX_OTHERS_SHARE`]) whose calibration kernel's
+/// CPU time departs from the median of its previous (up to)
+/// [`MACHINE_WINDOW`] quiet values of the current epoch by more than
+/// [`MACHINE_CHANGE`]. The kernel is fixed code, so such a shift is a
+/// change of the machine under the same name (a VM moved to other
+/// hardware): cache-resident and memory-bound methods then change speed by
+/// different factors, and no calibration corrects that. Shared runs start
+/// no epoch.
+fn machine_epochs<'a>(
+    calibration: &HashMap<(usize, Config<'a>), (f64, f64)>,
+    others_share: &HashMap<(usize, Config<'a>), f64>,
+) -> HashMap<Config<'a>, Vec<(usize, String)>> {
+    let mut quiet: Vec<(usize, Config<'a>, f64)> = calibration
+        .iter()
+        .filter(|(at, _)| others_share.get(at).is_none_or(|&s| s <= MAX_OTHERS_SHARE))
+        .map(|(&(index, config), &(value, _))| (index, config, value))
+        .collect();
+    quiet.sort_by_key(|p| p.0);
+    let mut epochs: HashMap<Config, Vec<(usize, String)>> = HashMap::new();
+    let mut recent: HashMap<Config, Vec<f64>> = HashMap::new();
+    for (index, config, value) in quiet {
+        let window = recent.entry(config).or_default();
+        if !window.is_empty() {
+            let m = median(window);
+            let change = value / m - 1.0;
+            if change.abs() > MACHINE_CHANGE {
+                epochs.entry(config).or_default().push((
+                    index,
+                    format!(
+                        "machine changed: calibration kernel {:.3} ms → {:.3} ms ({:+.0} %)",
+                        1e3 * m,
+                        1e3 * value,
+                        100.0 * change
+                    ),
+                ));
+                window.clear();
+            }
+        }
+        window.push(value);
+        if window.len() > MACHINE_WINDOW {
+            window.remove(0);
+        }
+    }
+    epochs
 }
 
 impl<'a> Context<'a> {
@@ -308,6 +358,7 @@ impl<'a> Context<'a> {
                 }
             }
         }
+        let epochs = machine_epochs(&calibration, &others_share);
         let mut ctx = Context {
             indices,
             series,
@@ -316,6 +367,7 @@ impl<'a> Context<'a> {
             noise: HashMap::new(),
             others_share,
             latest_run,
+            epochs,
         };
         ctx.noise = ctx.measured_noise();
         ctx
@@ -354,6 +406,39 @@ impl<'a> Context<'a> {
         self.calibrated(index, row).map_or(row.value, |c| c.0)
     }
 
+    /// The machine epoch of commit `index` in `config` (0 for the first).
+    pub fn epoch(&self, index: usize, config: &Config) -> usize {
+        self.epochs.get(config).map_or(0, |starts| {
+            starts.iter().filter(|(i, _)| *i <= index).count()
+        })
+    }
+
+    /// Every machine change, as (commit index, what changed).
+    pub fn machine_changes(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.epochs
+            .values()
+            .flatten()
+            .map(|(i, what)| (*i, what.as_str()))
+    }
+
+    /// What changed where the machine epoch of commit `index` in `config`
+    /// starts, if it is not the first.
+    fn machine_change(&self, index: usize, config: &Config<'a>) -> Option<&str> {
+        let starts = self.epochs.get(config)?;
+        starts
+            .iter()
+            .rev()
+            .find(|(i, _)| *i <= index)
+            .map(|(_, what)| what.as_str())
+    }
+
+    /// Whether two points of a benchmark may be compared: always for
+    /// counters and costs, within one machine epoch for times.
+    fn comparable(&self, row: &HistoryRow, a: usize, b: usize) -> bool {
+        let config = row.config();
+        !row.is_time() || self.epoch(a, &config) == self.epoch(b, &config)
+    }
+
     /// Whether the run of commit `index` in `config` was shared: others
     /// took more than [`MAX_OTHERS_SHARE`] of the CPU.
     pub fn shared(&self, index: usize, config: Config) -> bool {
@@ -372,7 +457,10 @@ impl<'a> Context<'a> {
                 .collect();
             for pair in quiet.windows(2) {
                 let ((ia, a), (ib, b)) = (pair[0], pair[1]);
-                if a.config() != b.config() || self.counters_changed_at(b, ib) {
+                if a.config() != b.config()
+                    || self.counters_changed_at(b, ib)
+                    || !self.comparable(b, ia, ib)
+                {
                     continue;
                 }
                 if let (Some(na), Some(nb)) = (self.calibrated(ia, a), self.calibrated(ib, b)) {
@@ -446,13 +534,20 @@ impl<'a> Context<'a> {
         let earlier: Vec<(usize, &HistoryRow)> = series[since..i]
             .iter()
             .copied()
-            .filter(|&(k, r)| r.config() == config && !(judged_on_cpu && self.shared(k, config)))
+            .filter(|&(k, r)| {
+                r.config() == config
+                    && !(judged_on_cpu && self.shared(k, config))
+                    && self.comparable(row, k, index)
+            })
             .collect();
         let Some(&(_, previous)) = earlier.last() else {
             if let Some(&(_, before)) = i.checked_sub(1).map(|k| &series[k]) {
                 j.verdict = Verdict::NewBaseline;
                 j.previous = Some(before);
                 j.note = config.change_from(&before.config());
+                if j.note.is_empty() && row.is_time() {
+                    j.note = self.machine_change(index, &config).unwrap_or("").into();
+                }
             }
             return j;
         };
@@ -496,12 +591,15 @@ impl<'a> Context<'a> {
     }
 
     /// A calibrated CPU time slower than m + band at point `i`: whether the
-    /// next point of the same baseline is above m + band too.
+    /// next point of the same baseline (and machine epoch) is above m + band
+    /// too.
     fn confirmed(&self, series: &[(usize, &HistoryRow)], i: usize, m: f64, band: f64) -> bool {
-        let config = series[i].1.config();
+        let (index, row) = series[i];
+        let config = row.config();
         series[i + 1..]
             .iter()
             .find(|&&(k, r)| r.config() == config && !self.shared(k, config))
+            .filter(|&&(k, _)| self.comparable(row, index, k))
             .and_then(|&(k, r)| self.calibrated(k, r))
             .is_some_and(|(n, _, _)| n - m > band)
     }

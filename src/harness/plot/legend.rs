@@ -1,7 +1,9 @@
 //! The legend: placed in an empty corner of the plot when there is one,
-//! above the data (added headroom) when it is small, else in a column right
-//! of the plot, so that it never hides data; drawn by hand so that dashed
-//! and marker styles show as they are drawn in the plot.
+//! above the data (added headroom) when it is small, else below the plot in
+//! as many columns as fit the figure's width (the figure keeps its width,
+//! so its text keeps its size on the page), so that it never hides data;
+//! drawn by hand so that dashed and marker styles show as they are drawn
+//! in the plot.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -21,19 +23,33 @@ const LEGEND_CHAR_PX: f64 = 7.4;
 pub(super) enum LegendPlace {
     /// Inside the plot, at the corner (right?, top?).
     Inside { right: bool, top: bool },
-    /// In a column right of the plot.
-    Outside,
+    /// Below the plot, in columns.
+    Below,
 }
 
-/// Legend box size in pixels for the given labels.
-pub(super) fn legend_size(series: &[PreparedSeries]) -> (i32, i32) {
+/// Width of one legend column in pixels: sample, gap and the longest label.
+fn column_width(series: &[PreparedSeries]) -> i32 {
     let chars = series
         .iter()
         .map(|s| legend_text(s).chars().count())
         .max()
         .unwrap_or(0);
-    let w = LEGEND_PAD * 3 + LEGEND_SAMPLE + (chars as f64 * LEGEND_CHAR_PX).ceil() as i32;
-    let h = LEGEND_PAD * 2 + LEGEND_ROW * series.len() as i32;
+    LEGEND_PAD * 3 + LEGEND_SAMPLE + (chars as f64 * LEGEND_CHAR_PX).ceil() as i32
+}
+
+/// How many columns of entries fit in `width` pixels (at least one, at
+/// most one per entry).
+pub(super) fn columns_below(series: &[PreparedSeries], width: u32) -> usize {
+    let fit = (width as i32 / column_width(series).max(1)).max(1) as usize;
+    fit.min(series.len().max(1))
+}
+
+/// Legend box size in pixels for the given labels in `columns` columns.
+pub(super) fn legend_size(series: &[PreparedSeries], columns: usize) -> (i32, i32) {
+    let columns = columns.max(1);
+    let rows = series.len().div_ceil(columns) as i32;
+    let w = column_width(series) * columns as i32;
+    let h = LEGEND_PAD * 2 + LEGEND_ROW * rows;
     (w, h)
 }
 
@@ -82,7 +98,7 @@ pub(super) fn place_legend(
     y: AxisRange,
     plot_px: (f64, f64),
 ) -> (LegendPlace, AxisRange) {
-    let (w, h) = legend_size(series);
+    let (w, h) = legend_size(series, 1);
     let (fw, fh) = (
         (w + 2 * LEGEND_PAD) as f64 / plot_px.0,
         (h + 2 * LEGEND_PAD) as f64 / plot_px.1,
@@ -111,7 +127,7 @@ pub(super) fn place_legend(
             y.with_headroom(fh),
         );
     }
-    (LegendPlace::Outside, y)
+    (LegendPlace::Below, y)
 }
 
 /// Draws marker `shape` centred at pixel `c` of `area`'s backend.
@@ -149,8 +165,11 @@ pub(super) fn draw_legend(
     series: &[PreparedSeries],
     origin: (i32, i32),
     size: (i32, i32),
+    columns: usize,
 ) -> Result<(), String> {
     let (x0, y0) = origin;
+    let rows = series.len().div_ceil(columns.max(1)).max(1);
+    let column_w = column_width(series);
     let frame = [(x0, y0), (x0 + size.0, y0 + size.1)];
     root.draw(&Rectangle::new(frame, WHITE.mix(0.9).filled()))
         .map_err(draw_error)?;
@@ -164,8 +183,10 @@ pub(super) fn draw_legend(
         .color(&BLACK)
         .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, s) in series.iter().enumerate() {
-        let yc = y0 + LEGEND_PAD + LEGEND_ROW * i as i32 + LEGEND_ROW / 2;
-        let (sx0, sx1) = (x0 + LEGEND_PAD, x0 + LEGEND_PAD + LEGEND_SAMPLE);
+        let (row, col) = ((i % rows) as i32, (i / rows) as i32);
+        let yc = y0 + LEGEND_PAD + LEGEND_ROW * row + LEGEND_ROW / 2;
+        let left = x0 + column_w * col;
+        let (sx0, sx1) = (left + LEGEND_PAD, left + LEGEND_PAD + LEGEND_SAMPLE);
         let line = ShapeStyle::from(&s.color).stroke_width(LINE_WIDTH);
         match s.style {
             Style::Line | Style::LineMarkers => {
@@ -252,13 +273,17 @@ mod tests {
                 top: true
             }
         );
-        // A zigzag filling the plot with 20 series goes outside.
+        // A zigzag filling the plot with 20 series goes below, in columns
+        // within the figure's width.
         let zigzag: Vec<(f64, f64)> = (0..=40)
             .map(|i| (i as f64 / 40.0, (i % 2) as f64))
             .collect();
         let f = fig(zigzag, 20);
         let series = prepare(&f);
         let (place, _) = place_legend(&series, &x, y, (700.0, 400.0));
-        assert_eq!(place, LegendPlace::Outside);
+        assert_eq!(place, LegendPlace::Below);
+        let columns = columns_below(&series, 796);
+        assert!(columns > 1);
+        assert!(legend_size(&series, columns).0 <= 796);
     }
 }

@@ -170,3 +170,158 @@ fn decimation_keeps_extremes_of_a_long_monotone_series() {
     assert_eq!(out.first(), seg.first());
     assert_eq!(out.last(), seg.last());
 }
+
+/// The numbers of every `points="..."` of the polylines whose tag contains
+/// `marker`.
+fn polyline_points(svg: &str, marker: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .filter(|p| p.split('>').next().is_some_and(|t| t.contains(marker)))
+        .map(|p| {
+            p.split("points=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or("")
+                .split_whitespace()
+                .filter_map(|q| {
+                    let (a, b) = q.split_once(',')?;
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Issue 20, class 5: a one-step spike among 50,000 points (far more than
+/// pixel columns) stays in the drawn curve, which keeps at most four
+/// points per column.
+#[test]
+fn a_spike_among_many_points_is_drawn() {
+    let n = 50_000;
+    let x: Vec<f64> = (0..n).map(f64::from).collect();
+    let mut y: Vec<f64> = x.iter().map(|v| (v * 1e-3).sin()).collect();
+    y[31_337] = 30.0;
+    let figure = Figure {
+        name: "spike".into(),
+        title: "Spike".into(),
+        x: Axis::linear("angle [deg]"),
+        y: Axis::linear("torque [N m]"),
+        series: vec![Series::new("torque", &x, &y, Style::Line)],
+        caption: String::new(),
+    };
+    let svg = render_svg_string(&figure).unwrap();
+    let curve = polyline_points(&svg, "stroke-linejoin");
+    assert_eq!(curve.len(), 1);
+    assert!(curve[0].len() <= 4 * 800, "{} points", curve[0].len());
+    // The top of the curve is the spike: 30 on an axis to 30 + 5 % padding.
+    let top = curve[0].iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let bottom = curve[0]
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let span = bottom - top;
+    // Data from -1 to 30: the spike sits 31 / (31 * 1.1) of the way up
+    // from the padded bottom; sin's -1 at 0.05 / 1.1 of it.
+    assert!(
+        span > 0.85 * 392.0,
+        "the spike is drawn {span} px above the lowest point"
+    );
+}
+
+/// Issue 20, class 7: error bars wider than the plot end at its edges;
+/// every text is at least 10 px, the figure 820 px wide with 12 legend
+/// entries below the plot, and a 160-character axis description wraps
+/// within the figure's height.
+#[test]
+fn bars_text_and_legend_stay_inside_a_figure_shown_at_its_width() {
+    let long = "max_error_v: max |slider velocity - reference| over the samples (reference: the exact kinematics, or the fine solution with reference.method = \"fine\") [m/s]";
+    let x = [1.0, 2.0, 3.0];
+    let mut series: Vec<Series> = (0..12)
+        .map(|i| {
+            Series::new(
+                format!("case number {i} with a long legend label"),
+                &x,
+                &[1.0 + f64::from(i), 5.0, 2.0 * f64::from(i)],
+                Style::LineMarkers,
+            )
+        })
+        .collect();
+    series[0] = series[0].clone().with_x_errors(&[5.0, 0.1, 0.1]);
+    let figure = Figure {
+        name: "b".into(),
+        title: "Bars".into(),
+        x: Axis::linear("CPU time [s]"),
+        y: Axis::linear(long),
+        series,
+        caption: String::new(),
+    };
+    let svg = render_svg_string(&figure).unwrap();
+    assert!(svg.starts_with("<svg width=\"820\""), "{}", &svg[..60]);
+    let height: f64 = svg
+        .split("height=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    for t in svg.split("<text").skip(1) {
+        let tag = t.split('>').next().unwrap();
+        let size: f64 = tag
+            .split("font-size=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        assert!(size >= MIN_TEXT_PX, "{size} px: {tag}");
+        let body = t
+            .split('>')
+            .nth(1)
+            .unwrap()
+            .split('<')
+            .next()
+            .unwrap()
+            .trim();
+        if tag.contains("rotate(270") {
+            let y: f64 = tag
+                .split(" y=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let half = 0.3 * size * body.chars().count() as f64;
+            assert!(y - half >= 0.0 && y + half <= height, "{body} at {y}");
+        }
+    }
+    // The bar of +-5 about x = 1 on an axis of 0.96 .. 3.04 ends at the
+    // plot's edges: the grid's extent.
+    let bars = polyline_points(&svg, "stroke=\"#0072B2\" stroke-width=\"1\"");
+    assert!(!bars.is_empty());
+    let grid: Vec<f64> = svg
+        .split("<line")
+        .skip(1)
+        .filter(|l| l.contains("#EEEEEE") || l.contains("#CCCCCC"))
+        .flat_map(|l| {
+            ["x1", "x2"].map(|a| {
+                l.split(&format!(" {a}=\""))
+                    .nth(1)
+                    .and_then(|r| r.split('"').next())
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .unwrap_or(f64::NAN)
+            })
+        })
+        .collect();
+    let (lo, hi) = grid
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(*v), b.max(*v))
+        });
+    for p in bars.iter().flatten() {
+        assert!(
+            p.0 >= lo - 1.0 && p.0 <= hi + 1.0,
+            "bar at {} outside {lo}..{hi}",
+            p.0
+        );
+    }
+}

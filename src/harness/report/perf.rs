@@ -12,8 +12,8 @@ use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
 use super::format::{count, percent, seconds, short_commit, sig};
 use crate::harness::history::{
     self, BASELINE_COMMITS, COST_BAND, CPU_MIN_NOISE_SAMPLES, CPU_NOISE_QUANTILE,
-    CPU_UNKNOWN_NOISE, Context, CounterChange, History, HistoryRow, MAD_TO_SIGMA, MAX_OTHERS_SHARE,
-    MIN_RELATIVE_SLOWDOWN, MetricKind, NOISE_SIGMAS, Regression,
+    CPU_UNKNOWN_NOISE, Context, CounterChange, History, HistoryRow, MACHINE_CHANGE, MACHINE_WINDOW,
+    MAD_TO_SIGMA, MAX_OTHERS_SHARE, MIN_RELATIVE_SLOWDOWN, MetricKind, NOISE_SIGMAS, Regression,
 };
 use crate::harness::outcome::RunResult;
 
@@ -197,7 +197,12 @@ pub fn rule_text() -> String {
          beyond its band at a commit where a counter of the same (study, case, method) changed is \
          shown as that counter change (\"counters changed\"), never as a speed-up or slowdown. \
          Times and costs are compared only within a baseline: the same timing method, host, CPU \
-         and build profile; a change of any of these starts a new baseline. Costs (the \
+         and build profile; a change of any of these starts a new baseline. Times are compared \
+         only within one machine epoch: a quiet run whose calibration kernel's CPU time departs \
+         from the median of its previous (up to) {window} quiet values by more than {machine} % \
+         starts a new epoch (the kernel is fixed code, so the machine changed under the same \
+         name, and cache-resident and memory-bound methods change speed by different factors, \
+         which no calibration corrects). Costs (the \
          instructions and estimated cycles of the per-step kernels under Valgrind's callgrind; \
          deterministic: two runs give the same count) are slower when more than {cost} % above \
          the previous commit of the baseline. A CPU time (cpu_s, the median CPU time of the thread \
@@ -230,6 +235,8 @@ pub fn rule_text() -> String {
         min = CPU_MIN_NOISE_SAMPLES,
         old = sig(100.0 * MIN_RELATIVE_SLOWDOWN),
         shared = sig(100.0 * MAX_OTHERS_SHARE),
+        window = MACHINE_WINDOW,
+        machine = sig(100.0 * MACHINE_CHANGE),
     )
 }
 

@@ -19,22 +19,15 @@ pub mod spec;
 mod spectral;
 mod summary;
 
-use crate::error::{InputError, SolverError};
+use crate::error::InputError;
 use crate::harness::checks::Provides;
+use crate::harness::kind::{CaseKind, Cases, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
-    CaseOutput, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput, Scalar, Study,
-    StudySummary,
+    CaseOutput, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study, StudySummary,
 };
 
-use spec::{CaseConfig, Ctx};
-
-/// A gap-system study: its validated cases.
-pub struct GapSystemStudy {
-    name: String,
-    cases: Vec<CaseConfig>,
-    sweep_keys: Vec<String>,
-}
+use spec::CaseConfig;
 
 /// Builds the study from its spec (validating every case): a continuation
 /// in omega when the spec has `[study.continuation]`
@@ -43,37 +36,7 @@ pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
     if continuation::spec::requested(spec) {
         return Ok(Box::new(continuation::build(spec)?));
     }
-    Ok(Box::new(build_cases(spec)?))
-}
-
-/// A study of the cases as given.
-pub fn build_cases(spec: &StudySpec) -> Result<GapSystemStudy, InputError> {
-    let ctx = Ctx {
-        file: &spec.file,
-        study: &spec.name,
-    };
-    let cases = spec
-        .cases
-        .iter()
-        .map(|c| spec::parse_case(&ctx, c.table.clone()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(GapSystemStudy {
-        name: spec.name.clone(),
-        cases,
-        sweep_keys: spec.sweeps.iter().map(|s| s.key.clone()).collect(),
-    })
-}
-
-impl GapSystemStudy {
-    /// The methods of case `case` that run at its size.
-    fn case_methods(&self, case: usize) -> Vec<&spec::MethodConfig> {
-        let cfg = &self.cases[case];
-        let n = cfg.system.dofs();
-        cfg.methods
-            .iter()
-            .filter(|m| m.runs_at(n, cfg.steps))
-            .collect()
-    }
+    crate::studies::keys::build(spec, spec::parse_case)
 }
 
 /// Meanings of the counters and stats of this kind's runs.
@@ -117,35 +80,33 @@ const COUNTER_DOCS: [(&str, &str); 10] = [
     ),
 ];
 
-impl Study for GapSystemStudy {
-    fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.case_methods(case)
-            .into_iter()
-            .map(|m| MethodPlan {
-                label: m.label.clone(),
-                method: m.method.clone(),
-                doc: if m.method == "newmark-ssn" {
-                    "Bossak-Newmark, step equation by sparse semi-smooth Newton".into()
-                } else {
-                    format!(
-                        "Bossak-Newmark, Yu's dense LCP per step by `{}`",
-                        m.lcp_solver.name()
-                    )
-                },
-            })
-            .collect()
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.method.clone(), describe }
+
+/// The report's line on method `m`.
+fn describe(m: &spec::MethodConfig) -> String {
+    if m.method == "newmark-ssn" {
+        "Bossak-Newmark, step equation by sparse semi-smooth Newton".into()
+    } else {
+        format!(
+            "Bossak-Newmark, Yu's dense LCP per step by `{}`",
+            m.lcp_solver.name()
+        )
     }
+}
+
+impl CaseKind for CaseConfig {
+    const COUNTER_DOCS: &'static [(&'static str, &'static str)] = &COUNTER_DOCS;
 
     /// The paper's method: the dense LCP step solved by Lemke.
-    fn default_baseline(&self) -> Option<String> {
-        let all = self.cases.iter().flat_map(|c| &c.methods);
+    fn default_baseline(study: &Cases<Self>) -> Option<String> {
+        let all = study.cases.iter().flat_map(|c| &c.methods);
         all.clone()
             .find(|m| m.method == "newmark-lcp" && m.lcp_solver == crate::lcp::LcpSolverKind::Lemke)
             .or_else(|| all.clone().find(|m| m.method == "newmark-lcp"))
             .map(|m| m.label.clone())
     }
 
-    fn provides(&self) -> Provides {
+    fn provides(study: &Cases<Self>) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
             study_scalars: strings(&["peak_omega", "exact_peak_omega", "bilinear_frequency"]),
@@ -187,7 +148,7 @@ impl Study for GapSystemStudy {
             ]),
             columns: strings(&["t", "x*", "v*", "f*", "x_max_all", "x_min_all", "active"]),
             // Checks against `exact` are refused at load when no case has it.
-            tables: if self.cases.iter().any(|c| c.exact) {
+            tables: if study.cases.iter().any(|c| c.exact) {
                 strings(&["exact"])
             } else {
                 Vec::new()
@@ -196,21 +157,17 @@ impl Study for GapSystemStudy {
         }
     }
 
-    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
-        COUNTER_DOCS.to_vec()
-    }
-
     /// Bossak-Newmark with beta = (1 - alpha_b)^2 / 4, gamma = 1/2 -
     /// alpha_b is second-order accurate for every alpha_b (Wood, Bossak &
     /// Zienkiewicz 1980; alpha_b = 0 is the trapezoidal rule), and the gap
     /// forces are continuous in x, so an unlocated switch keeps order 2:
     /// the speed-ups at equal accuracy count a step halving as asymptotic
     /// only when its local order is within 30 % of 2.
-    fn nominal_order(&self, _label: &str, key: &str) -> Option<f64> {
+    fn nominal_order(_study: &Cases<Self>, _label: &str, key: &str) -> Option<f64> {
         (key == "integrator.dt").then_some(2.0)
     }
 
-    fn measures(&self) -> Measures {
+    fn measures(_study: &Cases<Self>) -> Measures {
         Measures {
             error: Some((
                 "rms_error_x".into(),
@@ -222,41 +179,35 @@ impl Study for GapSystemStudy {
         }
     }
 
-    fn has_reference(&self, case: usize) -> bool {
-        self.cases[case].exact
+    /// The methods that scale to the case's size.
+    fn runs(&self, m: &spec::MethodConfig) -> bool {
+        m.runs_at(self.system.dofs(), self.steps)
+    }
+
+    fn has_reference(&self) -> bool {
+        self.exact
     }
 
     /// The case's time steps (steady state: settle and measured periods
     /// times the steps per period), for its methods and its exact reference.
-    fn job_cost(&self, case: usize, _method: Option<usize>) -> Option<f64> {
-        Some(self.cases[case].steps as f64)
+    fn job_cost(&self, _method: Option<usize>) -> Option<f64> {
+        Some(self.steps as f64)
     }
 
-    fn run_reference(
-        &self,
-        case: usize,
-        _progress: &indicatif::ProgressBar,
-    ) -> Result<ReferenceOutput, SolverError> {
-        run::exact_reference(&self.cases[case])
+    fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
+        run::exact_reference(self)
     }
 
-    fn run_method(
-        &self,
-        case: usize,
-        method: usize,
-        progress: &indicatif::ProgressBar,
-    ) -> Result<MethodOutput, SolverError> {
-        let methods = self.case_methods(case);
-        run::run_method(&self.cases[case], methods[method], progress)
+    fn run(&self, m: &spec::MethodConfig, progress: &Progress) -> Run<MethodOutput> {
+        run::run_method(self, m, progress)
     }
 
-    fn finish_case(
+    fn finish(
         &self,
-        case: usize,
         reference: Option<&ReferenceOutput>,
         methods: &mut [MethodResult],
-    ) -> Result<Vec<Scalar>, SolverError> {
-        let cfg = &self.cases[case];
+    ) -> Run<Vec<Scalar>> {
+        let cfg = self;
         let mut scalars = vec![
             Scalar::new("dt", cfg.dt, "time step [s]"),
             Scalar::new("alpha_b", cfg.alpha_b, "Bossak parameter alpha_b [-]"),
@@ -283,7 +234,7 @@ impl Study for GapSystemStudy {
         Ok(scalars)
     }
 
-    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.name, &self.cases, &self.sweep_keys, cases)
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&study.name, &study.cases, &study.sweep_keys, cases)
     }
 }

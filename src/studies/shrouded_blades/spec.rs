@@ -123,6 +123,68 @@ fn method(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<MethodConfig, InputError
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     let raw: CaseToml = ctx.parse(table)?;
+    let params = params(ctx, &raw)?;
+    let model = BladePair::new(&params).map_err(|e| ctx.err("blade", "the model", e))?;
+    let watched_patch = match raw.contact.watched_patch {
+        None => 0,
+        Some(p) if p < model.patch_count() => p,
+        Some(p) => {
+            return Err(ctx.err(
+                "contact.watched_patch",
+                p,
+                format!("a patch index below {}", model.patch_count()),
+            ));
+        }
+    };
+    let mut first = method(ctx, "friction", &raw.friction)?;
+    first.label = raw.friction.law.clone();
+    let only = ("exact", "law's name");
+    let methods = ctx.with_variants(first, &raw.variants, only, |at, label, v: LawToml| {
+        let mut m = method(ctx, at, &v)?;
+        m.label = label.to_string();
+        Ok(m)
+    })?;
+    let i = &raw.integrator;
+    let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
+    let (dt, t_end, tolerance, max_steps) = steps(ctx, i, 2_000_000, fixed_step)?;
+    let output_interval = match i.output_interval {
+        None => (t_end / 600.0).max(dt),
+        Some(h) => ctx.positive("integrator.output_interval", h)?,
+    };
+    if t_end / output_interval > 1e6 {
+        return Err(ctx.err(
+            "integrator.output_interval",
+            output_interval,
+            "at most 1e6 outputs",
+        ));
+    }
+    let seed_peak_tip_z = raw
+        .seed
+        .peak_tip_z
+        .map(|v| ctx.positive("seed.peak_tip_z", v))
+        .transpose()?;
+    let seed_peak_slip_speed = raw
+        .seed
+        .peak_slip_speed
+        .map(|v| ctx.positive("seed.peak_slip_speed", v))
+        .transpose()?;
+    Ok(CaseConfig {
+        seed_peak_tip_z,
+        seed_peak_slip_speed,
+        model: std::sync::Arc::new(model),
+        methods,
+        dt,
+        t_end,
+        tolerance,
+        output_interval,
+        max_steps,
+        watched_patch,
+    })
+}
+
+/// The blades, their contact and the load (`[blade]`, `[contact]`,
+/// `[load]`): every absent key the `Default` of [`BladePairParams`].
+fn params(ctx: &Ctx, raw: &CaseToml) -> Result<BladePairParams, InputError> {
     let d = BladePairParams::default();
     let pos = |key: &str, v: Option<f64>, default: f64| -> Result<f64, InputError> {
         v.map_or(Ok(default), |v| ctx.positive(key, v))
@@ -186,7 +248,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             ));
         }
     };
-    let params = BladePairParams {
+    Ok(BladePairParams {
         length: pos("blade.length", b.length, d.length)?,
         chord: pos("blade.chord", b.chord, d.chord)?,
         thickness: pos("blade.thickness", b.thickness, d.thickness)?,
@@ -208,64 +270,5 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         torsion: b.torsion.unwrap_or(d.torsion),
         poisson_ratio,
         ..d
-    };
-    let model = BladePair::new(&params).map_err(|e| ctx.err("blade", "the model", e))?;
-    let watched_patch = match c.watched_patch {
-        None => 0,
-        Some(p) if p < model.patch_count() => p,
-        Some(p) => {
-            return Err(ctx.err(
-                "contact.watched_patch",
-                p,
-                format!("a patch index below {}", model.patch_count()),
-            ));
-        }
-    };
-    let mut first = method(ctx, "friction", &raw.friction)?;
-    first.label = raw.friction.law.clone();
-    let mut methods = vec![first];
-    for (label, value) in &raw.variants {
-        let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
-        let (at, v): (String, LawToml) =
-            ctx.variant(label, value, &taken, "exact", "law's name")?;
-        let mut m = method(ctx, &at, &v)?;
-        m.label = label.clone();
-        methods.push(m);
-    }
-    let i = &raw.integrator;
-    let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
-    let (dt, t_end, tolerance, max_steps) = steps(ctx, i, 2_000_000, fixed_step)?;
-    let output_interval = match i.output_interval {
-        None => (t_end / 600.0).max(dt),
-        Some(h) => ctx.positive("integrator.output_interval", h)?,
-    };
-    if t_end / output_interval > 1e6 {
-        return Err(ctx.err(
-            "integrator.output_interval",
-            output_interval,
-            "at most 1e6 outputs",
-        ));
-    }
-    let seed_peak_tip_z = raw
-        .seed
-        .peak_tip_z
-        .map(|v| ctx.positive("seed.peak_tip_z", v))
-        .transpose()?;
-    let seed_peak_slip_speed = raw
-        .seed
-        .peak_slip_speed
-        .map(|v| ctx.positive("seed.peak_slip_speed", v))
-        .transpose()?;
-    Ok(CaseConfig {
-        seed_peak_tip_z,
-        seed_peak_slip_speed,
-        model: std::sync::Arc::new(model),
-        methods,
-        dt,
-        t_end,
-        tolerance,
-        output_interval,
-        max_steps,
-        watched_patch,
     })
 }

@@ -9,17 +9,19 @@
 //! orders from a sweep of `integrator.dt` (RK4, fixed-step Dormand-Prince)
 //! zipped with `integrator.tolerance` (adaptive Dormand-Prince).
 
+mod figures;
+pub mod reference;
 pub mod run;
 pub mod spec;
 mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::Cases;
+use crate::harness::kind::{CaseKind, Cases, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
-    Scalar, Study, StudySummary, Timing,
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study,
+    StudySummary, Timing,
 };
 use crate::harness::table::Table;
 use crate::models::slider_crank::{Drive, exact_slider};
@@ -27,18 +29,16 @@ use crate::multibody::Formulation;
 
 use spec::{CaseConfig, Integrator, MethodConfig, Reference};
 
-/// A slider-crank study: its validated cases.
-pub type SliderCrankStudy = Cases<CaseConfig>;
-
-/// Builds the study from its spec (validating every case).
-pub fn build(spec: &StudySpec) -> Result<SliderCrankStudy, InputError> {
+/// Builds the study from its spec (validating every case; the spec's
+/// `unresolved_per_tolerance` set on each).
+pub fn build(spec: &StudySpec) -> Result<Box<dyn Study>, InputError> {
     let mut study = crate::studies::keys::parse_cases(spec, spec::parse_case)?;
     if let Some(factor) = spec.unresolved_per_tolerance {
         for case in &mut study.cases {
             case.unresolved_per_tolerance = factor;
         }
     }
-    Ok(study)
+    Ok(Box::new(study))
 }
 
 const COUNTER_DOCS: [(&str, &str); 4] = [
@@ -70,14 +70,13 @@ fn describe(m: &spec::MethodConfig) -> String {
     format!("{by} on eq. ({on})")
 }
 
-impl Study for SliderCrankStudy {
-    fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.plans(case)
-    }
+impl CaseKind for CaseConfig {
+    const COUNTER_DOCS: &'static [(&'static str, &'static str)] = &COUNTER_DOCS;
 
     /// The seed's approach: eq. (4) with a standard adaptive ODE solver.
-    fn default_baseline(&self) -> Option<String> {
-        self.cases
+    fn default_baseline(study: &Cases<Self>) -> Option<String> {
+        study
+            .cases
             .iter()
             .flat_map(|c| &c.methods)
             .find(|m| {
@@ -86,11 +85,11 @@ impl Study for SliderCrankStudy {
             .map(|m| m.label.clone())
     }
 
-    fn measured_scalars(&self) -> Vec<String> {
+    fn measured_scalars() -> Vec<String> {
         vec![summary::JOINT_COST_RATIO.to_string()]
     }
 
-    fn provides(&self) -> Provides {
+    fn provides(study: &Cases<Self>) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
             study_scalars: strings(&[
@@ -113,6 +112,9 @@ impl Study for SliderCrankStudy {
                 "peak_slider_a",
                 "peak_torque",
                 "peak_contact_force",
+                "last_revolution_peak_slider_a",
+                "last_revolution_peak_torque",
+                "last_revolution_peak_contact_force",
                 "max_penetration",
                 "hertz_penetration",
                 "penetration_ratio",
@@ -142,13 +144,13 @@ impl Study for SliderCrankStudy {
             // driven at constant speed (a free crank has no closed form).
             tables: {
                 let mut t = Vec::new();
-                if self.cases.iter().any(|c| {
+                if study.cases.iter().any(|c| {
                     c.reference == Reference::Exact
                         && matches!(c.drive, Drive::ConstantSpeed { .. })
                 }) {
                     t.push("exact".to_string());
                 }
-                if self
+                if study
                     .cases
                     .iter()
                     .any(|c| matches!(c.reference, Reference::Fine(_)))
@@ -161,19 +163,15 @@ impl Study for SliderCrankStudy {
         }
     }
 
-    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
-        COUNTER_DOCS.to_vec()
-    }
-
     /// Over `integrator.dt`: RK4 is fourth order, Dormand-Prince at a
     /// fixed step fifth (smooth solutions; the contact joint's Hertz force
     /// may cost order, and its range is then refused, not re-fitted).
     /// Adaptive `dopri5` over its tolerance has no nominal order.
-    fn nominal_order(&self, label: &str, key: &str) -> Option<f64> {
+    fn nominal_order(study: &Cases<Self>, label: &str, key: &str) -> Option<f64> {
         if key != "integrator.dt" {
             return None;
         }
-        let m = self
+        let m = study
             .cases
             .iter()
             .flat_map(|c| &c.methods)
@@ -181,7 +179,7 @@ impl Study for SliderCrankStudy {
         m.integrator.nominal_order()
     }
 
-    fn measures(&self) -> Measures {
+    fn measures(_study: &Cases<Self>) -> Measures {
         Measures {
             error: Some((
                 "max_error_v".into(),
@@ -193,19 +191,15 @@ impl Study for SliderCrankStudy {
         }
     }
 
-    fn has_reference(&self, case: usize) -> bool {
-        let c = &self.cases[case];
+    fn has_reference(&self) -> bool {
+        let c = self;
         matches!(c.reference, Reference::Fine(_)) || matches!(c.drive, Drive::ConstantSpeed { .. })
     }
 
     /// The exact slider kinematics of the driven mechanism at the output
     /// times.
-    fn run_reference(
-        &self,
-        case: usize,
-        progress: &indicatif::ProgressBar,
-    ) -> Result<ReferenceOutput, SolverError> {
-        let cfg = &self.cases[case];
+    fn run_reference(&self, progress: &Progress) -> Run<ReferenceOutput> {
+        let cfg = self;
         if let Reference::Fine(tolerance) = cfg.reference {
             return fine_reference(cfg, tolerance, progress);
         }
@@ -224,6 +218,10 @@ impl Study for SliderCrankStudy {
             .iter()
             .map(|&p| exact_slider(l1, l2, p, omega))
             .collect();
+        let torque: Vec<f64> = phi
+            .iter()
+            .map(|&p| reference::inverse_dynamics_torque(&cfg.mechanism, p, omega))
+            .collect();
         let table = Table::new()
             .with("t", "time [s]", t)
             .with("phi", "crank angle phi0 + omega t [rad]", phi)
@@ -241,13 +239,16 @@ impl Study for SliderCrankStudy {
                 "slider_a",
                 "exact slider acceleration [m/s^2]",
                 xva.iter().map(|p| p.2).collect(),
+            )
+            .with(
+                "crank_torque",
+                "driving torque of the ideal mechanism by inverse dynamics at constant speed, closed form (reference::inverse_dynamics_torque) [N m]",
+                torque,
             );
         Ok(ReferenceOutput {
             tables: vec![CaseTable {
                 what: "exact".into(),
-                doc:
-                    "closed-form slider kinematics of the ideal mechanism driven at constant speed"
-                        .into(),
+                doc: "closed-form slider kinematics and inverse-dynamics driving torque of the ideal mechanism driven at constant speed".into(),
                 table,
             }],
             scalars: Vec::new(),
@@ -255,23 +256,16 @@ impl Study for SliderCrankStudy {
         })
     }
 
-    fn run_method(
-        &self,
-        case: usize,
-        method: usize,
-        progress: &indicatif::ProgressBar,
-    ) -> Result<MethodOutput, SolverError> {
-        let cfg = &self.cases[case];
-        run::run_method(cfg, &cfg.methods[method], progress)
+    fn run(&self, m: &MethodConfig, progress: &Progress) -> Run<MethodOutput> {
+        run::run_method(self, m, progress)
     }
 
-    fn finish_case(
+    fn finish(
         &self,
-        case: usize,
         reference: Option<&ReferenceOutput>,
         methods: &mut [MethodResult],
-    ) -> Result<Vec<Scalar>, SolverError> {
-        let cfg = &self.cases[case];
+    ) -> Run<Vec<Scalar>> {
+        let cfg = self;
         if let Some(exact) = reference.and_then(|r| r.tables.first()) {
             let against = exact.what.as_str();
             for m in methods.iter_mut() {
@@ -305,6 +299,7 @@ impl Study for SliderCrankStudy {
                 ));
             }
         }
+        window(cfg, methods)?;
         let mut scalars = vec![
             Scalar::new(
                 "dt",
@@ -338,9 +333,45 @@ impl Study for SliderCrankStudy {
         Ok(scalars)
     }
 
-    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.cases, &self.sweep_keys, cases)
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&study.cases, &study.sweep_keys, cases)
     }
+}
+
+/// The figures' window of a clearance case (issue 20, classes 4 and 5):
+/// every step of the last revolution, recorded by an untimed rerun of the
+/// first successful method ([`run::run_window`]; the timed runs record
+/// nothing, so timings.csv holds the method's cost alone), added to its
+/// output as the table `steps` and the scalars `last_revolution_peak_*`.
+/// The rerun must take the same steps (its counters equal the timed run's).
+fn window(cfg: &CaseConfig, methods: &mut [MethodResult]) -> Result<(), SolverError> {
+    if !matches!(cfg.joint, spec::Joint::Clearance(_)) {
+        return Ok(());
+    }
+    let Some((plan, run)) = methods.iter_mut().find_map(|m| {
+        let plan = cfg.methods.iter().find(|p| p.label == m.plan.label)?;
+        Some((plan, m.outcome.as_mut().ok()?))
+    }) else {
+        return Ok(());
+    };
+    let again = run::run_window(cfg, plan)?;
+    if again.counters != run.output.counters {
+        return Err(SolverError::Other {
+            method: plan.label.clone(),
+            message: format!(
+                "the rerun recording the figures' window took other steps ({:?} vs {:?})",
+                again.counters, run.output.counters
+            ),
+        });
+    }
+    run.output.tables.extend(again.tables);
+    run.output.scalars.extend(
+        again
+            .scalars
+            .into_iter()
+            .filter(|s| s.name.starts_with("last_revolution_")),
+    );
+    Ok(())
 }
 
 /// The reference of `reference.method = "fine"`: the case itself solved by

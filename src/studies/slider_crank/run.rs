@@ -5,7 +5,7 @@
 use nalgebra::{Const, DimMin};
 
 use crate::error::SolverError;
-use crate::harness::study::{MethodOutput, Scalar};
+use crate::harness::study::{CaseTable, MethodOutput, Scalar};
 use crate::harness::table::Table;
 use crate::integrators::rk::{Dopri5, Magnitude, Rk4, Tolerances};
 use crate::models::slider_crank::{Drive, JournalBearingParams};
@@ -36,18 +36,34 @@ pub fn error_magnitudes(q0: &[f64; 9]) -> Vec<Magnitude> {
     m
 }
 
-/// Runs method `method` of the case.
+/// Runs method `method` of the case (the timed run: no [`Window`]).
 pub fn run_method(
     cfg: &CaseConfig,
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
 ) -> Result<MethodOutput, SolverError> {
+    run(cfg, method, progress, false)
+}
+
+/// Runs method `method` of the case again, recording every step of the
+/// last revolution ([`Window`], a clearance joint only): the untimed run
+/// of the figures' data, so that recording costs the timed runs nothing.
+pub fn run_window(cfg: &CaseConfig, method: &MethodConfig) -> Result<MethodOutput, SolverError> {
+    run(cfg, method, &indicatif::ProgressBar::hidden(), true)
+}
+
+fn run(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    progress: &indicatif::ProgressBar,
+    window: bool,
+) -> Result<MethodOutput, SolverError> {
     let driven = matches!(cfg.drive, Drive::ConstantSpeed { .. });
     match (cfg.joint, driven) {
-        (Joint::Ideal, true) => simulate::<9, 18>(cfg, method, progress),
-        (Joint::Ideal, false) => simulate::<8, 17>(cfg, method, progress),
-        (Joint::Clearance(_), true) => simulate::<7, 16>(cfg, method, progress),
-        (Joint::Clearance(_), false) => simulate::<6, 15>(cfg, method, progress),
+        (Joint::Ideal, true) => simulate::<9, 18>(cfg, method, progress, window),
+        (Joint::Ideal, false) => simulate::<8, 17>(cfg, method, progress, window),
+        (Joint::Clearance(_), true) => simulate::<7, 16>(cfg, method, progress, window),
+        (Joint::Clearance(_), false) => simulate::<6, 15>(cfg, method, progress, window),
     }
 }
 
@@ -72,6 +88,10 @@ impl Samples {
             .map_or(&[], |c| c.2.as_slice())
     }
 
+    fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+
     fn table(self) -> Table {
         let mut t = Table::new();
         for (name, doc, values) in self.columns {
@@ -94,11 +114,100 @@ struct Counts {
 /// accepted step (the samples could miss an impact's peak).
 type Extremes = std::cell::Cell<(f64, f64)>;
 
+/// The figures' window (issue 20, classes 4 and 5): every accepted step from
+/// `start` to the end of the run, recorded for a clearance joint (whose
+/// impacts last a few microseconds and fall between the output samples) by
+/// the untimed rerun [`run_window`] only.
+/// `start` is one crank revolution before `t_end` (driven: 2 pi / omega;
+/// free: two revolutions at the initial speed, the figure picks the last
+/// by the angle); `f64::INFINITY` records nothing.
+struct Window {
+    start: f64,
+    steps: Samples,
+    failure: Option<String>,
+}
+
+impl Window {
+    fn new(cfg: &CaseConfig, enabled: bool) -> Self {
+        let start = match (cfg.joint, cfg.drive) {
+            _ if !enabled => f64::INFINITY,
+            (Joint::Ideal, _) => f64::INFINITY,
+            (_, Drive::ConstantSpeed { omega, .. }) if omega != 0.0 => {
+                cfg.t_end - std::f64::consts::TAU / omega.abs()
+            }
+            (_, Drive::Free { omega0, .. }) if omega0 != 0.0 => {
+                cfg.t_end - 2.0 * std::f64::consts::TAU / omega0.abs()
+            }
+            _ => f64::INFINITY,
+        };
+        Self {
+            start,
+            steps: Samples::default(),
+            failure: None,
+        }
+    }
+
+    /// Records the accepted state `y` at `t` when inside the window.
+    fn record<const R: usize, const NR: usize>(
+        &mut self,
+        mech: &Mechanism<9, R, NR>,
+        cfg: &CaseConfig,
+        t: f64,
+        y: &[f64],
+    ) where
+        Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
+    {
+        if t >= self.start
+            && self.failure.is_none()
+            && let Err(e) = record_sample(mech, cfg, &mut self.steps, t, y)
+        {
+            self.failure = Some(e);
+        }
+    }
+}
+
+/// What [`Window`] records: the table `steps` and the peaks over it.
+fn window_output(window: Window) -> Result<(Vec<CaseTable>, Vec<Scalar>), String> {
+    if let Some(e) = window.failure {
+        return Err(e);
+    }
+    if window.steps.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let scalars = vec![
+        Scalar::new(
+            "last_revolution_peak_slider_a",
+            peak(&window.steps, "slider_a"),
+            "max |slider acceleration| over every accepted step of the last crank revolution [m/s^2]",
+        ),
+        Scalar::new(
+            "last_revolution_peak_torque",
+            peak(&window.steps, "crank_torque"),
+            "max |crank torque| over every accepted step of the last crank revolution [N m]",
+        ),
+        Scalar::new(
+            "last_revolution_peak_contact_force",
+            peak(&window.steps, "contact_force"),
+            "max normal contact force over every accepted step of the last crank revolution [N]",
+        ),
+    ];
+    let table = CaseTable {
+        what: STEPS_TABLE.into(),
+        doc: "every accepted step of the last crank revolution (from t_end - 2 pi / omega; a free crank: the last two revolutions at its initial speed), the columns of the samples: impacts last microseconds and fall between the output samples".into(),
+        table: window.steps.table(),
+    };
+    Ok((vec![table], scalars))
+}
+
+/// The method table of every accepted step of the last revolution.
+pub const STEPS_TABLE: &str = "steps";
+
 /// Integrates the case with `method` and derives its scalars.
 fn simulate<const R: usize, const NR: usize>(
     cfg: &CaseConfig,
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
+    record_window: bool,
 ) -> Result<MethodOutput, SolverError>
 where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
@@ -119,21 +228,20 @@ where
     mech.start(0.0, &q0, &qd0);
     record_sample(&mech, cfg, &mut samples, 0.0, &y).map_err(&fail)?;
     let extremes = Extremes::new((f64::NEG_INFINITY, 0.0));
+    let mut window = Window::new(cfg, record_window);
+    let mut out = Recorders {
+        samples: &mut samples,
+        window: &mut window,
+        extremes: &extremes,
+    };
     let counts = match method.integrator {
-        Integrator::Rk4 | Integrator::Dopri5Fixed => integrate_fixed(
-            &mech,
-            cfg,
-            method,
-            &mut y,
-            &mut samples,
-            &extremes,
-            progress,
-        ),
-        Integrator::Dopri5 => {
-            integrate_adaptive(&mech, cfg, &q0, &mut y, &mut samples, &extremes, progress)
+        Integrator::Rk4 | Integrator::Dopri5Fixed => {
+            integrate_fixed(&mech, cfg, method, &mut y, &mut out, progress)
         }
+        Integrator::Dopri5 => integrate_adaptive(&mech, cfg, &q0, &mut y, &mut out, progress),
     }
     .map_err(&fail)?;
+    let (tables, window_scalars) = window_output(window).map_err(&fail)?;
     let work = mech.work();
     // Each timed evaluation carries two timer pairs (the whole and the
     // constraint part); subtract their cost.
@@ -148,12 +256,13 @@ where
         "accepted time steps",
     )];
     scalars.extend(motion_scalars(cfg, &samples));
+    scalars.extend(window_scalars);
     if let Joint::Clearance(params) = cfg.joint {
         scalars.extend(contact_scalars(&mech, &params, &samples, extremes.get()));
     }
     Ok(MethodOutput {
         series: samples.table(),
-        tables: Vec::new(),
+        tables,
         scalars,
         counters: vec![
             ("steps".into(), counts.steps as f64),
@@ -254,6 +363,27 @@ where
             "eccentricity of the journal in the bearing, y [m]",
             s.eccentricity.y,
         );
+        // e' of the journal (crank, x = l1/2) and bearing (rod, x = -l2/2)
+        // points: r' = R' + theta' (-x sin theta, x cos theta).
+        let point_v = |k: usize, x: f64| {
+            let (sin, cos) = q[3 * k + 2].sin_cos();
+            let w = qd[3 * k + 2];
+            (qd[3 * k] - w * x * sin, qd[3 * k + 1] + w * x * cos)
+        };
+        let (journal, bearing) = (
+            point_v(0, cfg.mechanism.crank_length / 2.0),
+            point_v(1, -cfg.mechanism.rod_length / 2.0),
+        );
+        samples.push(
+            "journal_vx",
+            "rate of the eccentricity, x [m/s]",
+            journal.0 - bearing.0,
+        );
+        samples.push(
+            "journal_vy",
+            "rate of the eccentricity, y [m/s]",
+            journal.1 - bearing.1,
+        );
         samples.push(
             "penetration",
             "penetration |e| - c (negative: free flight) [m]",
@@ -308,6 +438,14 @@ fn observe<const R: usize, const NR: usize>(
     }
 }
 
+/// Where an integration records: the output samples, the figures' window
+/// of every step, the contact's extremes.
+struct Recorders<'a> {
+    samples: &'a mut Samples,
+    window: &'a mut Window,
+    extremes: &'a Extremes,
+}
+
 /// Fixed steps (RK4 with located switches, or the fixed Dormand-Prince
 /// formula) of `cfg.dt` rounded to the output grid.
 fn integrate_fixed<const R: usize, const NR: usize>(
@@ -315,8 +453,7 @@ fn integrate_fixed<const R: usize, const NR: usize>(
     cfg: &CaseConfig,
     method: &MethodConfig,
     y: &mut [f64; 18],
-    samples: &mut Samples,
-    extremes: &Extremes,
+    out: &mut Recorders,
     progress: &indicatif::ProgressBar,
 ) -> Result<Counts, String>
 where
@@ -338,7 +475,8 @@ where
                 let mut on_switch = |t: f64, y: &[f64]| {
                     let (q, qd) = y.split_at(9);
                     mech.accept(t, q, qd);
-                    observe(mech, extremes, y);
+                    observe(mech, out.extremes, y);
+                    out.window.record(mech, cfg, t, y);
                 };
                 let (n, s) = rk4.step_located(mech, t, h, y, &mut on_switch);
                 counts.evaluations += n;
@@ -352,13 +490,14 @@ where
         if mech.accept(t + h, q, qd) {
             dp.reset();
         }
-        observe(mech, extremes, y);
+        observe(mech, out.extremes, y);
         counts.steps += 1;
         if !y.iter().all(|v| v.is_finite()) {
             return Err(format!("the state is not finite at t = {}", t + h));
         }
+        out.window.record(mech, cfg, t + h, y);
         if (k + 1) % per_output == 0 {
-            record_sample(mech, cfg, samples, (k + 1) as f64 * h, y)?;
+            record_sample(mech, cfg, out.samples, (k + 1) as f64 * h, y)?;
             progress.inc(1);
         }
     }
@@ -375,8 +514,7 @@ fn integrate_adaptive<const R: usize, const NR: usize>(
     cfg: &CaseConfig,
     q0: &[f64; 9],
     y: &mut [f64; 18],
-    samples: &mut Samples,
-    extremes: &Extremes,
+    out: &mut Recorders,
     progress: &indicatif::ProgressBar,
 ) -> Result<Counts, String>
 where
@@ -391,6 +529,11 @@ where
         .map(|k| k as f64 * cfg.output_interval)
         .collect();
     let mut failure = None;
+    let Recorders {
+        samples,
+        window,
+        extremes,
+    } = out;
     let mut on_output = |t: f64, y: &[f64]| {
         if failure.is_none()
             && let Err(e) = record_sample(mech, cfg, samples, t, y)
@@ -402,7 +545,9 @@ where
     let mut on_accept = |t: f64, y: &[f64]| {
         let (q, qd) = y.split_at(9);
         observe(mech, extremes, y);
-        mech.accept(t, q, qd)
+        let changed = mech.accept(t, q, qd);
+        window.record(mech, cfg, t, y);
+        changed
     };
     dp.integrate(
         mech,

@@ -350,7 +350,43 @@ fn baumgarte(
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {
     let raw: CaseToml = ctx.parse(table)?;
-    let m = &raw.mechanism;
+    let mechanism = mechanism(ctx, &raw.mechanism)?;
+    let drive = drive(ctx, &raw.drive)?;
+    let joint = parse_joint(ctx, &raw.joint)?;
+    let integ = &raw.integrator;
+    let dt = ctx.positive("integrator.dt", integ.dt)?;
+    let t_end = ctx.positive("integrator.t_end", integ.t_end)?;
+    if t_end < dt {
+        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
+    }
+    let tolerance = ctx.tolerance("integrator.tolerance", integ.tolerance, 1e-8)?;
+    let methods = methods(ctx, integ)?;
+    let fixed = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
+    let (output_interval, outputs, max_steps) = sampling(ctx, integ, (dt, t_end), fixed)?;
+    let peer = peer(ctx, raw.peer.as_ref())?;
+    let reference = reference(ctx, raw.reference.as_ref(), &methods, tolerance)?;
+    Ok(CaseConfig {
+        // Set from the study's spec by `build`.
+        unresolved_per_tolerance: crate::harness::sweep::UNRESOLVED_PER_TOLERANCE,
+        reference,
+        mechanism,
+        drive,
+        joint,
+        methods,
+        dt,
+        t_end,
+        tolerance,
+        output_interval,
+        outputs: outputs as usize,
+        max_steps,
+        locate_switches: integ.locate_switches.unwrap_or(true),
+        peer,
+    })
+}
+
+/// `[mechanism]`: the lengths and the bodies (each body's radius of
+/// gyration at most half its length).
+fn mechanism(ctx: &Ctx, m: &MechanismToml) -> Result<SliderCrank, InputError> {
     let l1 = ctx.positive("mechanism.crank_length", m.crank_length)?;
     let l2 = ctx.positive("mechanism.rod_length", m.rod_length)?;
     if l2 <= l1 {
@@ -383,7 +419,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         }
     }
     let slider_mass = ctx.positive("mechanism.slider_mass", m.slider_mass)?;
-    let mechanism = SliderCrank {
+    Ok(SliderCrank {
         crank_length: l1,
         rod_length: l2,
         crank: Body {
@@ -402,11 +438,14 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             },
         },
         gravity: ctx.finite("mechanism.gravity", m.gravity)?,
-    };
-    let d = &raw.drive;
+    })
+}
+
+/// `[drive]`: driven at constant speed, or free with an applied torque.
+fn drive(ctx: &Ctx, d: &DriveToml) -> Result<Drive, InputError> {
     let omega = ctx.finite("drive.omega", d.omega)?;
     let phi0 = ctx.finite("drive.phi0", d.phi0)?;
-    let drive = match d.mode.as_deref().unwrap_or("constant-speed") {
+    Ok(match d.mode.as_deref().unwrap_or("constant-speed") {
         "constant-speed" => {
             if let Some(t) = d.torque {
                 return Err(ctx.err(
@@ -429,15 +468,12 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
                 "\"constant-speed\" (phi = phi0 + omega t) or \"free\" (initial speed omega, applied torque)",
             ));
         }
-    };
-    let joint = parse_joint(ctx, &raw.joint)?;
-    let integ = &raw.integrator;
-    let dt = ctx.positive("integrator.dt", integ.dt)?;
-    let t_end = ctx.positive("integrator.t_end", integ.t_end)?;
-    if t_end < dt {
-        return Err(ctx.err("integrator.t_end", t_end, format!("a time >= dt = {dt} s")));
-    }
-    let tolerance = ctx.tolerance("integrator.tolerance", integ.tolerance, 1e-8)?;
+    })
+}
+
+/// The case's methods: `[integrator]` and its `[[integrator.variant]]`s,
+/// each labelled (by default `<method>-<formulation>`), labels unique.
+fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, InputError> {
     let default_baumgarte = baumgarte(
         ctx,
         "integrator",
@@ -500,7 +536,17 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             ));
         }
     }
-    let fixed = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
+    Ok(methods)
+}
+
+/// The output interval (a divisor of t_end; for fixed-step methods a
+/// multiple of dt), the number of outputs and the step bound.
+fn sampling(
+    ctx: &Ctx,
+    integ: &IntegratorToml,
+    (dt, t_end): (f64, f64),
+    fixed: bool,
+) -> Result<(f64, f64, usize), InputError> {
     let output_interval = match integ.output_interval {
         None => default_output_interval(ctx, dt, t_end, fixed)?,
         Some(h) => ctx.positive("integrator.output_interval", h)?,
@@ -539,7 +585,12 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             format!("a step that reaches t_end = {t_end} s within max_steps = {max_steps} steps"),
         ));
     }
-    let peer = match &raw.peer {
+    Ok((output_interval, outputs, max_steps))
+}
+
+/// `[peer]`: a peer tool's work-precision curve.
+fn peer(ctx: &Ctx, raw: Option<&PeerToml>) -> Result<Option<(String, Arc<Table>)>, InputError> {
+    Ok(match raw {
         None => None,
         Some(p) => {
             let path = ctx.file.parent().unwrap_or(Path::new(".")).join(&p.file);
@@ -559,8 +610,18 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
                 Arc::new(table),
             ))
         }
-    };
-    let reference = match &raw.reference {
+    })
+}
+
+/// `[reference]`: the exact kinematics, or the case itself at a finer
+/// tolerance than its adaptive runs.
+fn reference(
+    ctx: &Ctx,
+    raw: Option<&ReferenceToml>,
+    methods: &[MethodConfig],
+    tolerance: f64,
+) -> Result<Reference, InputError> {
+    Ok(match raw {
         None => Reference::Exact,
         Some(r) => match r.method.as_str() {
             "exact" => {
@@ -592,23 +653,6 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
                 ));
             }
         },
-    };
-    Ok(CaseConfig {
-        // Set from the study's spec by `build`.
-        unresolved_per_tolerance: crate::harness::sweep::UNRESOLVED_PER_TOLERANCE,
-        reference,
-        mechanism,
-        drive,
-        joint,
-        methods,
-        dt,
-        t_end,
-        tolerance,
-        output_interval,
-        outputs: outputs as usize,
-        max_steps,
-        locate_switches: integ.locate_switches.unwrap_or(true),
-        peer,
     })
 }
 

@@ -59,7 +59,7 @@ pub(super) fn summarize(
     if imperfect && swept("joint.friction") {
         friction_effects(&mut summary, &all);
     }
-    curves(&mut summary, &all, sweep_keys);
+    super::figures::curves(&mut summary, &all, sweep_keys);
     summary
 }
 
@@ -455,6 +455,18 @@ fn peaks(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
                 "max normal contact force in the clearance joint [N]",
             ),
             ("peak_torque", "max |driving torque| [N m]"),
+            (
+                "last_revolution_peak_slider_a",
+                "max |slider acceleration| over every step of the last revolution (the figures' window) [m/s^2]",
+            ),
+            (
+                "last_revolution_peak_contact_force",
+                "max normal contact force over every step of the last revolution (the figures' window) [N]",
+            ),
+            (
+                "last_revolution_peak_torque",
+                "max |driving torque| over every step of the last revolution (the figures' window) [N m]",
+            ),
         ] {
             if let Some(v) = out.scalar(name) {
                 summary.scalars.push(StudyScalar {
@@ -520,212 +532,6 @@ pub(super) fn friction_effects(summary: &mut StudySummary, all: &[(&CaseConfig, 
                     group: String::new(),
                 });
             }
-        }
-    }
-}
-
-/// The last revolution of a series against the crank angle in degrees.
-fn last_revolution(out: &MethodOutput, column: &str) -> (Vec<f64>, Vec<f64>) {
-    let (Some(phi), Some(y)) = (out.series.values("phi"), out.series.values(column)) else {
-        return (Vec::new(), Vec::new());
-    };
-    let Some(&end) = phi.last() else {
-        return (Vec::new(), Vec::new());
-    };
-    let start = end - std::f64::consts::TAU;
-    let mut pts: Vec<(f64, f64)> = phi
-        .iter()
-        .zip(y)
-        .filter(|(p, _)| **p >= start)
-        .map(|(p, v)| (p.rem_euclid(std::f64::consts::TAU).to_degrees(), *v))
-        .collect();
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    pts.into_iter().unzip()
-}
-
-/// The value text of a case's coordinate `key`, or "".
-fn coord_text(o: &CaseOutput, key: &str) -> String {
-    o.coord(key).map(|c| c.value_text()).unwrap_or_default()
-}
-
-/// Kinematics, contact force and torque against the crank angle, one
-/// figure per crank speed (when swept) with one line per case (the finest
-/// step of each group, its first method) and the exact kinematics of the
-/// ideal mechanism; the journal's orbit, one figure per crank speed and
-/// clearance.
-fn curves(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)], keys: &[String]) {
-    let cost = ["integrator.dt", "integrator.tolerance"];
-    // One case per value of the non-cost keys: the finest of each group.
-    let mut shown: Vec<(&CaseConfig, &CaseOutput)> = Vec::new();
-    for &(cfg, o) in all {
-        let g = group(o, &cost);
-        match shown.iter_mut().find(|(_, s)| group(s, &cost) == g) {
-            Some(s) if cfg.dt < s.0.dt => *s = (cfg, o),
-            Some(_) => {}
-            None => shown.push((cfg, o)),
-        }
-    }
-    let speed_swept = keys.iter().any(|k| k == "drive.omega");
-    let mut speeds: Vec<String> = Vec::new();
-    for (_, o) in &shown {
-        let v = coord_text(o, "drive.omega");
-        if !speeds.contains(&v) {
-            speeds.push(v);
-        }
-    }
-    for speed in &speeds {
-        let members: Vec<(&CaseConfig, &CaseOutput)> = shown
-            .iter()
-            .copied()
-            .filter(|(_, o)| coord_text(o, "drive.omega") == *speed)
-            .take(8)
-            .collect();
-        let except: Vec<&str> = cost.iter().copied().chain(["drive.omega"]).collect();
-        let legend = |o: &CaseOutput| {
-            let g = group(o, &except);
-            if g.is_empty() { o.name.clone() } else { g }
-        };
-        let (suffix, at) = if speed_swept {
-            (
-                format!("-omega-{speed}"),
-                format!(" at omega = {speed} rad/s"),
-            )
-        } else {
-            (String::new(), String::new())
-        };
-        for (column, title, unit) in [
-            ("slider_x", "Slider position", "slider position x [m]"),
-            ("slider_v", "Slider velocity", "slider velocity [m/s]"),
-            (
-                "slider_a",
-                "Slider acceleration",
-                "slider acceleration [m/s^2]",
-            ),
-            ("crank_torque", "Crank torque", "torque on the crank [N m]"),
-            (
-                "contact_force",
-                "Contact force in the clearance joint",
-                "normal contact force F_N [N]",
-            ),
-        ] {
-            let mut series = Vec::new();
-            if let Some(ex) = members.iter().find_map(|(_, o)| o.table("exact"))
-                && ex.table.values(column).is_some()
-            {
-                let exact = MethodOutput {
-                    series: ex.table.clone(),
-                    ..MethodOutput::default()
-                };
-                let (a, v) = last_revolution(&exact, column);
-                series.push(Series::new("exact (ideal joint)", &a, &v, Style::Dashed));
-            }
-            let before = series.len();
-            for (k, (_, o)) in members.iter().enumerate() {
-                let Some((label, out)) = first(o) else {
-                    continue;
-                };
-                if out.series.values(column).is_none() {
-                    continue;
-                }
-                let (a, v) = last_revolution(out, column);
-                series.push(
-                    Series::new(format!("{}, {label}", legend(o)), &a, &v, Style::Line).grouped(k),
-                );
-            }
-            if series.len() == before {
-                continue;
-            }
-            summary.figures.push(Figure {
-                name: format!("{}{suffix}", column.replace('_', "-")),
-                title: format!("{title} over the last crank revolution{at}"),
-                x: Axis::linear("crank angle [deg]"),
-                y: Axis::linear(unit),
-                series,
-                caption: format!("{title} against the crank angle over the last revolution of each case (the finest step of each, first method), with the exact kinematics of the ideal mechanism where it applies."),
-            });
-        }
-        // The journal's orbit inside the bearing, per clearance.
-        let mut clearances: Vec<String> = Vec::new();
-        for (_, o) in &members {
-            let v = coord_text(o, "joint.clearance");
-            if !clearances.contains(&v) {
-                clearances.push(v);
-            }
-        }
-        for clearance in clearances {
-            let mut series = Vec::new();
-            let mut ring_radius = None;
-            for (k, (cfg, o)) in members
-                .iter()
-                .filter(|(_, o)| coord_text(o, "joint.clearance") == clearance)
-                .enumerate()
-            {
-                let Joint::Clearance(p) = cfg.joint else {
-                    continue;
-                };
-                let Some((_, out)) = first(o) else { continue };
-                let (Some(ex), Some(ey)) = (
-                    out.series.values("journal_ex"),
-                    out.series.values("journal_ey"),
-                ) else {
-                    continue;
-                };
-                // In units of the radial clearance: the clearance circle is
-                // the unit circle, a radius r > 1 a penetration (r - 1) c.
-                let c = p.bearing_radius - p.journal_radius;
-                let x: Vec<f64> = ex.iter().map(|v| v / c).collect();
-                let y: Vec<f64> = ey.iter().map(|v| v / c).collect();
-                let except: Vec<&str> = cost
-                    .iter()
-                    .copied()
-                    .chain(["drive.omega", "joint.clearance"])
-                    .collect();
-                let g = group(o, &except);
-                series.push(
-                    Series::new(
-                        if g.is_empty() { o.name.clone() } else { g },
-                        &x,
-                        &y,
-                        Style::Line,
-                    )
-                    .grouped(k),
-                );
-                ring_radius = Some((p.bearing_radius - p.journal_radius) * 1e6);
-            }
-            let Some(c) = ring_radius else { continue };
-            let (rx, ry): (Vec<f64>, Vec<f64>) = (0..=180)
-                .map(|i| {
-                    let a = i as f64 * std::f64::consts::TAU / 180.0;
-                    (a.cos(), a.sin())
-                })
-                .unzip();
-            series.push(Series::new(
-                format!(
-                    "clearance circle |e| = c = {} µm",
-                    (c * 1000.0).round() / 1000.0
-                ),
-                &rx,
-                &ry,
-                Style::Dashed,
-            ));
-            let name_part = if clearance.is_empty() {
-                String::new()
-            } else {
-                format!("-c-{clearance}")
-            };
-            let title_part = if clearance.is_empty() {
-                String::new()
-            } else {
-                format!(", c = {clearance} m")
-            };
-            summary.figures.push(Figure {
-                name: format!("journal-orbit{suffix}{name_part}"),
-                title: format!("Orbit of the journal centre in the bearing{at}{title_part}"),
-                x: Axis::linear("eccentricity e_x / c [-]"),
-                y: Axis::linear("eccentricity e_y / c [-]").with_equal_aspect(),
-                series,
-                caption: "The journal centre relative to the bearing centre over the whole run, in units of the radial clearance c (equal scales: the dashed clearance circle |e| = c is round); outside it the surfaces are in contact, and the radius beyond 1 is the penetration over c.".into(),
-            });
         }
     }
 }

@@ -12,13 +12,12 @@ pub mod run;
 pub mod spec;
 mod summary;
 
-use crate::error::{InputError, SolverError};
+use crate::error::SolverError;
 use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::Cases;
-use crate::harness::spec::StudySpec;
+use crate::harness::kind::{CaseKind, Cases, Progress, Run};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
-    Scalar, Study, StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
+    StudySummary,
 };
 use crate::harness::table::Table;
 use crate::models::belt::coulomb_exact;
@@ -28,14 +27,6 @@ use spec::{CaseConfig, Integrator, Reference};
 /// The index of the method labelled `label`.
 fn m_index(methods: &[spec::MethodConfig], label: &str) -> usize {
     methods.iter().position(|m| m.label == label).unwrap_or(0)
-}
-
-/// A stick-slip study: its validated cases.
-pub type StickSlipStudy = Cases<CaseConfig>;
-
-/// Builds the study from its spec (validating every case).
-pub fn build(spec: &StudySpec) -> Result<StickSlipStudy, InputError> {
-    crate::studies::keys::parse_cases(spec, spec::parse_case)
 }
 
 const COUNTER_DOCS: [(&str, &str); 5] = [
@@ -86,18 +77,16 @@ fn describe(m: &spec::MethodConfig) -> String {
     format!("{} friction by {by}", m.law_name)
 }
 
-impl Study for StickSlipStudy {
-    fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.plans(case)
-    }
+impl CaseKind for CaseConfig {
+    const COUNTER_DOCS: &'static [(&'static str, &'static str)] = &COUNTER_DOCS;
 
     /// The set-valued law with time stepping (exact sticking), else the
     /// first method.
-    fn default_baseline(&self) -> Option<String> {
-        self.baseline_or_first(|m| m.integrator == Integrator::Moreau)
+    fn default_baseline(study: &Cases<Self>) -> Option<String> {
+        study.baseline_or_first(|m| m.integrator == Integrator::Moreau)
     }
 
-    fn provides(&self) -> Provides {
+    fn provides(study: &Cases<Self>) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         let mut method_scalars = strings(&[
             "steps",
@@ -112,7 +101,7 @@ impl Study for StickSlipStudy {
         ]);
         let mut case_scalars = strings(&["dt", "tolerance"]);
         method_scalars.push("stick_threshold".into());
-        let lugre = self
+        let lugre = study
             .cases
             .iter()
             .flat_map(|c| &c.methods)
@@ -132,7 +121,7 @@ impl Study for StickSlipStudy {
         for name in THRESHOLD_DEPENDENT {
             case_scalars.push(format!("exact_{name}{AT_THRESHOLD}"));
         }
-        let referenced = (0..self.cases.len()).any(|c| self.has_reference(c));
+        let referenced = study.cases.iter().any(CaseKind::has_reference);
         Provides {
             study_scalars: Vec::new(),
             method_scalars,
@@ -158,15 +147,11 @@ impl Study for StickSlipStudy {
         }
     }
 
-    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
-        COUNTER_DOCS.to_vec()
-    }
-
     /// The error is the cycle's; the cost parameters are the step, the
     /// tolerance and a swept regularisation key of a variant (its label's
     /// work-precision line runs along the law's sharpness).
-    fn measures(&self) -> Measures {
-        let mut method_cost_keys: Vec<(String, String)> = self
+    fn measures(study: &Cases<Self>) -> Measures {
+        let mut method_cost_keys: Vec<(String, String)> = study
             .sweep_keys
             .iter()
             .filter_map(|key| {
@@ -197,17 +182,13 @@ impl Study for StickSlipStudy {
         }
     }
 
-    fn has_reference(&self, case: usize) -> bool {
-        matches!(self.cases[case].reference, Reference::CoulombExact { .. })
+    fn has_reference(&self) -> bool {
+        matches!(self.reference, Reference::CoulombExact { .. })
     }
 
     /// The exact Coulomb motion at the output times and its last cycle.
-    fn run_reference(
-        &self,
-        case: usize,
-        _progress: &indicatif::ProgressBar,
-    ) -> Result<ReferenceOutput, SolverError> {
-        let cfg = &self.cases[case];
+    fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
+        let cfg = self;
         let fail = |message: String| SolverError::Other {
             method: "exact".into(),
             message,
@@ -302,23 +283,16 @@ impl Study for StickSlipStudy {
         })
     }
 
-    fn run_method(
-        &self,
-        case: usize,
-        method: usize,
-        progress: &indicatif::ProgressBar,
-    ) -> Result<MethodOutput, SolverError> {
-        let cfg = &self.cases[case];
-        run::run_method(cfg, &cfg.methods[method], progress)
+    fn run(&self, m: &spec::MethodConfig, progress: &Progress) -> Run<MethodOutput> {
+        run::run_method(self, m, progress)
     }
 
-    fn finish_case(
+    fn finish(
         &self,
-        case: usize,
         reference: Option<&ReferenceOutput>,
         methods: &mut [MethodResult],
-    ) -> Result<Vec<Scalar>, SolverError> {
-        let cfg = &self.cases[case];
+    ) -> Run<Vec<Scalar>> {
+        let cfg = self;
         if let Some(r) = reference {
             let exact_scalar =
                 |name: &str| r.scalars.iter().find(|s| s.name == name).map(|s| s.value);
@@ -391,7 +365,12 @@ impl Study for StickSlipStudy {
         ])
     }
 
-    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.cases, &self.sweep_keys, &self.check_references, cases)
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(
+            &study.cases,
+            &study.sweep_keys,
+            &study.check_references,
+            cases,
+        )
     }
 }

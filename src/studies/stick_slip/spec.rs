@@ -190,25 +190,20 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     };
     let x0 = ctx.finite("initial.x", raw.initial.x.unwrap_or(0.0))?;
     let v0 = ctx.finite("initial.v", raw.initial.v.unwrap_or(belt.belt_speed))?;
-    let first = law(ctx, "friction", &raw.friction)?;
-    let mut methods = vec![MethodConfig {
-        label: raw.friction.law.clone(),
-        law_name: raw.friction.law.clone(),
-        integrator: integrator(ctx, "friction", &raw.friction, &first)?,
-        law: first,
-    }];
-    for (label, value) in &raw.variants {
-        let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
-        let (at, v): (String, LawToml) =
-            ctx.variant(label, value, &taken, "exact", "law's name")?;
-        let l = law(ctx, &at, &v)?;
-        methods.push(MethodConfig {
-            label: label.clone(),
+    let method = |at: &str, label: &str, v: &LawToml| -> Result<MethodConfig, InputError> {
+        let l = law(ctx, at, v)?;
+        Ok(MethodConfig {
+            label: label.to_string(),
             law_name: v.law.clone(),
-            integrator: integrator(ctx, &at, &v, &l)?,
+            integrator: integrator(ctx, at, v, &l)?,
             law: l,
-        });
-    }
+        })
+    };
+    let first = method("friction", &raw.friction.law, &raw.friction)?;
+    let only = ("exact", "law's name");
+    let methods = ctx.with_variants(first, &raw.variants, only, |at, label, v: LawToml| {
+        method(at, label, &v)
+    })?;
     let integ = &raw.integrator;
     let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
     let (dt, t_end, tolerance, max_steps) = steps(ctx, integ, 50_000_000, fixed_step)?;

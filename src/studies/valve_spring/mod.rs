@@ -13,26 +13,18 @@ pub mod run;
 pub mod spec;
 mod summary;
 
-use crate::error::{InputError, SolverError};
+use crate::error::SolverError;
 use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{Cases, as_one_unit};
-use crate::harness::spec::StudySpec;
+use crate::harness::kind::{CaseKind, Cases, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
-    Scalar, Study, StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
+    StudySummary,
 };
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
 use spec::CaseConfig;
 
-/// A valve-spring study: its validated cases.
-pub type ValveSpringStudy = Cases<CaseConfig>;
-
-/// The name of a penalty method's converged-reference table
-/// (`<case>.reference-<label>.csv`).
-pub fn penalty_reference_name(label: &str) -> String {
-    format!("reference-{label}")
-}
+pub use crate::studies::shared::seat_force::penalty_reference_name;
 
 /// The label whose converged-reference table a penalty method of the case
 /// is measured against: the first penalty method with the same contact
@@ -47,11 +39,6 @@ pub fn reference_label(cfg: &CaseConfig, label: &str) -> String {
         .find(|o| matches!(o.contact, ContactModel::Penalty { .. }) && o.contact == m.contact)
         .map_or(label, |o| o.label.as_str())
         .to_string()
-}
-
-/// Builds the study from its spec (validating every case).
-pub fn build(spec: &StudySpec) -> Result<ValveSpringStudy, InputError> {
-    crate::studies::keys::parse_cases(spec, spec::parse_case)
 }
 
 const COUNTER_DOCS: [(&str, &str); 8] = [
@@ -102,18 +89,16 @@ fn describe(m: &spec::MethodConfig) -> String {
     }
 }
 
-impl Study for ValveSpringStudy {
-    fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.plans(case)
-    }
+impl CaseKind for CaseConfig {
+    const COUNTER_DOCS: &'static [(&'static str, &'static str)] = &COUNTER_DOCS;
 
     /// The spring-damper contact elements: the approach the paper compares
     /// its NCP method against.
-    fn default_baseline(&self) -> Option<String> {
-        self.baseline_or_first(|m| m.name == "penalty-bdf")
+    fn default_baseline(study: &Cases<Self>) -> Option<String> {
+        study.baseline_or_first(|m| m.name == "penalty-bdf")
     }
 
-    fn provides(&self) -> Provides {
+    fn provides(_study: &Cases<Self>) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: strings(&["penalty_slope"]),
@@ -159,12 +144,8 @@ impl Study for ValveSpringStudy {
         }
     }
 
-    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
-        COUNTER_DOCS.to_vec()
-    }
-
-    fn measures(&self) -> Measures {
-        let method_cost_keys: Vec<(String, String)> = self
+    fn measures(study: &Cases<Self>) -> Measures {
+        let method_cost_keys: Vec<(String, String)> = study
             .sweep_keys
             .iter()
             .filter_map(|key| {
@@ -193,15 +174,15 @@ impl Study for ValveSpringStudy {
         }
     }
 
-    fn has_reference(&self, _case: usize) -> bool {
+    fn has_reference(&self) -> bool {
         true
     }
 
     /// What `run_reference` reads: the spring, the cam, the run's span,
     /// sampling and step bound, the statics, the fine NCP step, and the
     /// penalty methods with their tolerance (not the methods' own steps).
-    fn reference_key(&self, case: usize) -> Option<String> {
-        let c = &self.cases[case];
+    fn reference_key(&self) -> Option<String> {
+        let c = self;
         let penalty: Vec<(&str, ContactModel)> = c
             .methods
             .iter()
@@ -225,12 +206,8 @@ impl Study for ValveSpringStudy {
     }
 
     /// The fine NCP run and the quasi-static curve.
-    fn run_reference(
-        &self,
-        case: usize,
-        _progress: &indicatif::ProgressBar,
-    ) -> Result<ReferenceOutput, SolverError> {
-        let cfg = &self.cases[case];
+    fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
+        let cfg = self;
         let fail = |message: String| SolverError::Other {
             method: "reference".into(),
             message,
@@ -270,23 +247,16 @@ impl Study for ValveSpringStudy {
         })
     }
 
-    fn run_method(
-        &self,
-        case: usize,
-        method: usize,
-        progress: &indicatif::ProgressBar,
-    ) -> Result<MethodOutput, SolverError> {
-        let cfg = &self.cases[case];
-        as_one_unit(progress, || run::run_method(cfg, &cfg.methods[method]))
+    fn run(&self, m: &spec::MethodConfig, progress: &Progress) -> Run<MethodOutput> {
+        as_one_unit(progress, || run::run_method(self, m))
     }
 
-    fn finish_case(
+    fn finish(
         &self,
-        case: usize,
         reference: Option<&ReferenceOutput>,
         methods: &mut [MethodResult],
-    ) -> Result<Vec<Scalar>, SolverError> {
-        let cfg = &self.cases[case];
+    ) -> Run<Vec<Scalar>> {
+        let cfg = self;
         let table = |what: &str| {
             reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
         };
@@ -367,14 +337,14 @@ impl Study for ValveSpringStudy {
         Ok(scalars)
     }
 
-    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        let mut s = summary::summarize(&self.cases, &self.sweep_keys, cases);
-        let baseline = self.baseline.clone().or_else(|| self.default_baseline());
-        fastest::fastest_penalty(&mut s, &self.cases, cases, baseline.as_deref());
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
+        let mut s = summary::summarize(&study.cases, &study.sweep_keys, cases);
+        let baseline = (study.baseline.clone()).or_else(|| Self::default_baseline(study));
+        fastest::fastest_penalty(&mut s, &study.cases, cases, baseline.as_deref());
         s
     }
 
-    fn measured_scalars(&self) -> Vec<String> {
+    fn measured_scalars() -> Vec<String> {
         fastest::MEASURED.iter().map(|s| s.to_string()).collect()
     }
 }

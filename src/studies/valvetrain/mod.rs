@@ -17,26 +17,17 @@ pub mod run;
 pub mod spec;
 mod summary;
 
-use crate::error::{InputError, SolverError};
+use crate::error::SolverError;
 use crate::harness::checks::Provides;
-use crate::harness::kind::{Cases, as_one_unit};
-use crate::harness::spec::StudySpec;
+use crate::harness::kind::{CaseKind, Cases, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput,
-    Scalar, Study, StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
+    StudySummary,
 };
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valvetrain::SpringModel;
 
 use spec::CaseConfig;
-
-/// A valvetrain study: its validated cases.
-pub type ValvetrainStudy = Cases<CaseConfig>;
-
-/// Builds the study from its spec (validating every case).
-pub fn build(spec: &StudySpec) -> Result<ValvetrainStudy, InputError> {
-    crate::studies::keys::parse_cases(spec, spec::parse_case)
-}
 
 const COUNTER_DOCS: [(&str, &str); 7] = [
     ("steps", "accepted BDF steps at the case's speed [-]"),
@@ -84,17 +75,15 @@ fn describe(m: &spec::MethodConfig) -> String {
     format!("{}; {contact}; {stepping}", m.model_name())
 }
 
-impl Study for ValvetrainStudy {
-    fn methods(&self, case: usize) -> Vec<MethodPlan> {
-        self.plans(case)
-    }
+impl CaseKind for CaseConfig {
+    const COUNTER_DOCS: &'static [(&'static str, &'static str)] = &COUNTER_DOCS;
 
     /// Spring-damper contact, when a method uses it; else the first.
-    fn default_baseline(&self) -> Option<String> {
-        self.baseline_or_first(|m| m.name == "penalty-bdf")
+    fn default_baseline(study: &Cases<Self>) -> Option<String> {
+        study.baseline_or_first(|m| m.name == "penalty-bdf")
     }
 
-    fn provides(&self) -> Provides {
+    fn provides(_study: &Cases<Self>) -> Provides {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: strings(&[
@@ -163,12 +152,8 @@ impl Study for ValvetrainStudy {
         }
     }
 
-    fn counter_docs(&self) -> Vec<(&'static str, &'static str)> {
-        COUNTER_DOCS.to_vec()
-    }
-
-    fn measures(&self) -> Measures {
-        let method_cost_keys: Vec<(String, String)> = self
+    fn measures(study: &Cases<Self>) -> Measures {
+        let method_cost_keys: Vec<(String, String)> = study
             .sweep_keys
             .iter()
             .filter_map(|key| {
@@ -195,16 +180,16 @@ impl Study for ValvetrainStudy {
         }
     }
 
-    fn has_reference(&self, case: usize) -> bool {
-        self.cases[case].reference_dt.is_some()
+    fn has_reference(&self) -> bool {
+        self.reference_dt.is_some()
     }
 
     /// What `run_reference` reads: the valvetrain, spring and cam, the
     /// revolutions, sampling and step bound, the fine NCP step, and the
     /// penalty methods (spring model, contact) with their tolerance (not
     /// the methods' own steps).
-    fn reference_key(&self, case: usize) -> Option<String> {
-        let c = &self.cases[case];
+    fn reference_key(&self) -> Option<String> {
+        let c = self;
         let penalty: Vec<_> = c
             .methods
             .iter()
@@ -227,12 +212,8 @@ impl Study for ValvetrainStudy {
         ))
     }
 
-    fn run_reference(
-        &self,
-        case: usize,
-        _progress: &indicatif::ProgressBar,
-    ) -> Result<ReferenceOutput, SolverError> {
-        let cfg = &self.cases[case];
+    fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
+        let cfg = self;
         let Some(dt) = cfg.reference_dt else {
             return Ok(ReferenceOutput::default());
         };
@@ -255,7 +236,7 @@ impl Study for ValvetrainStudy {
         for m in &cfg.methods {
             if matches!(m.contact, ContactModel::Penalty { .. }) {
                 tables.push(CaseTable {
-                    what: crate::studies::valve_spring::penalty_reference_name(&m.label),
+                    what: crate::studies::shared::seat_force::penalty_reference_name(&m.label),
                     doc: format!("converged reference of {}: the same model ({}, penalty contact) by adaptive BDF2 at tolerance {tol:e}", m.label, m.model_name()),
                     table: run::penalty_reference(cfg, m, tol).map_err(fail)?,
                 });
@@ -268,28 +249,21 @@ impl Study for ValvetrainStudy {
         })
     }
 
-    fn run_method(
-        &self,
-        case: usize,
-        method: usize,
-        progress: &indicatif::ProgressBar,
-    ) -> Result<MethodOutput, SolverError> {
-        let cfg = &self.cases[case];
-        as_one_unit(progress, || run::run_method(cfg, &cfg.methods[method]))
+    fn run(&self, m: &spec::MethodConfig, progress: &Progress) -> Run<MethodOutput> {
+        as_one_unit(progress, || run::run_method(self, m))
     }
 
-    fn finish_case(
+    fn finish(
         &self,
-        case: usize,
         reference: Option<&ReferenceOutput>,
         methods: &mut [MethodResult],
-    ) -> Result<Vec<Scalar>, SolverError> {
-        let cfg = &self.cases[case];
+    ) -> Run<Vec<Scalar>> {
+        let cfg = self;
         let table = |what: &str| {
             reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
         };
         if let Some(ncp) = table("reference") {
-            use crate::studies::valve_spring::run as vs;
+            use crate::studies::shared::seat_force as vs;
             let measure = vs::WindowMeasure {
                 column: "spring_seat_force",
                 quantity: "spring-seat force",
@@ -368,7 +342,7 @@ impl Study for ValvetrainStudy {
         ])
     }
 
-    fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {
-        summary::summarize(&self.cases, cases)
+    fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
+        summary::summarize(&study.cases, cases)
     }
 }

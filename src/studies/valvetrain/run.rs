@@ -10,7 +10,7 @@ use crate::harness::study::{CaseTable, MethodOutput, Scalar};
 use crate::harness::table::Table;
 use crate::integrators::bdf_contact::{BdfContact, BdfState, BdfStats, ContactModel, Stepping};
 use crate::models::valvetrain::{SpringModel, Valvetrain};
-use crate::studies::valve_spring::run::{interval_means, resample};
+use crate::studies::shared::seat_force::{interval_means, resample};
 use crate::studies::valvetrain::spec::{CaseConfig, MethodConfig};
 
 /// Every accepted step of a run.
@@ -122,7 +122,7 @@ pub fn static_force<'a>(
             let (delta, force) = cfg
                 .static_curve
                 .get_or_init(|| {
-                    let curve = crate::studies::valve_spring::run::static_curve(
+                    let curve = crate::studies::shared::seat_force::static_curve(
                         &vt.spring,
                         offset + vt.cam.lift,
                         401,

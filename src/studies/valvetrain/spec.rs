@@ -1,7 +1,7 @@
 //! The `valvetrain` spec: TOML structs (unknown keys rejected) and their
 //! validation into a [`CaseConfig`]. `[spring]` and `[cam]` are the
-//! valve-spring kind's tables (`cam.dwell_angle` adds a dwell at full
-//! lift); `[valvetrain]` holds the masses, the stem and the lash; every
+//! tables the valve-spring kind has too ([`crate::studies::shared::valve`];
+//! `cam.dwell_angle` adds a dwell at full lift); `[valvetrain]` holds the masses, the stem and the lash; every
 //! method (`[integrator]`, `[variants.<label>]`) names its spring model.
 //! Every key is listed in experiments/README.md.
 
@@ -11,7 +11,7 @@ use crate::error::InputError;
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valve_spring::{CamLift, Spring};
 use crate::models::valvetrain::{SpringModel, Valvetrain, ValvetrainParams};
-use crate::studies::valve_spring::spec as vs;
+use crate::studies::shared::valve as vs;
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
@@ -235,9 +235,10 @@ fn spring_model(
     }
 }
 
+/// Method `raw` (over `base`) at `at`, labelled `label`.
 fn method(
     ctx: &Ctx,
-    at: &str,
+    (at, label): (&str, &str),
     raw: &MethodToml,
     base: &MethodToml,
     ks: f64,
@@ -250,11 +251,34 @@ fn method(
         &vs::METHODS,
     )?;
     Ok(MethodConfig {
-        label: String::new(),
+        label: label.to_string(),
         name: m.name,
         model: spring_model(ctx, at, raw, base)?,
         contact: m.contact,
         stepping: m.stepping,
+    })
+}
+
+/// The case's methods: `[integrator]` (labelled by its name) and its
+/// variants, which may not set the case's sampling keys.
+fn methods(ctx: &Ctx, raw: &CaseToml, ks: f64) -> Result<Vec<MethodConfig>, InputError> {
+    let base = &raw.integrator;
+    let first = method(ctx, ("integrator", ""), base, &MethodToml::default(), ks)?;
+    let first = MethodConfig {
+        label: first.name.to_string(),
+        ..first
+    };
+    let only = ("reference", "name");
+    ctx.with_variants(first, &raw.variants, only, |at, label, v: MethodToml| {
+        ctx.case_only(
+            at,
+            &[
+                ("revolutions", v.revolutions.is_some()),
+                ("samples_per_revolution", v.samples_per_revolution.is_some()),
+                ("max_steps", v.max_steps.is_some()),
+            ],
+        )?;
+        method(ctx, (at, label), &v, base, ks)
     })
 }
 
@@ -263,103 +287,10 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let raw: CaseToml = ctx.parse(table)?;
     let spring = vs::spring(ctx, &raw.spring)?;
     let cam = vs::cam(ctx, &raw.cam, &spring)?;
-    let t = &raw.valvetrain;
-    let train = ValvetrainParams {
-        valve_mass: ctx.positive("valvetrain.valve_mass", t.valve_mass)?,
-        follower_mass: ctx.positive("valvetrain.follower_mass", t.follower_mass)?,
-        stem_stiffness: ctx.positive("valvetrain.stem_stiffness", t.stem_stiffness)?,
-        stem_damping_ratio: match t.stem_damping_ratio {
-            None => 0.05,
-            Some(z) if z.is_finite() && (0.0..1.0).contains(&z) => z,
-            Some(z) => {
-                return Err(ctx.err("valvetrain.stem_damping_ratio", z, "a number in [0, 1)"));
-            }
-        },
-        lash: match t.lash {
-            None => 0.0,
-            Some(l) if l.is_finite() && l >= 0.0 && l < cam.lift => l,
-            Some(l) => {
-                return Err(ctx.err(
-                    "valvetrain.lash",
-                    l,
-                    format!("a clearance >= 0 below the cam lift {} m", cam.lift),
-                ));
-            }
-        },
-    };
-    let ks = spring.segment_stiffness;
-    let base = &raw.integrator;
-    let mut first = method(ctx, "integrator", base, &MethodToml::default(), ks)?;
-    first.label = first.name.to_string();
-    let mut methods = vec![first];
-    for (label, value) in &raw.variants {
-        let taken: Vec<&str> = methods.iter().map(|m| m.label.as_str()).collect();
-        let (at, v): (String, MethodToml) =
-            ctx.variant(label, value, &taken, "reference", "name")?;
-        ctx.case_only(
-            &at,
-            &[
-                ("revolutions", v.revolutions.is_some()),
-                ("samples_per_revolution", v.samples_per_revolution.is_some()),
-                ("max_steps", v.max_steps.is_some()),
-            ],
-        )?;
-        let mut m = method(ctx, &at, &v, base, ks)?;
-        m.label = label.clone();
-        methods.push(m);
-    }
-    let revolutions = match base.revolutions {
-        None => 2,
-        Some(n @ 1..=100) => n as usize,
-        Some(n) => return Err(ctx.err("integrator.revolutions", n, "an integer in 1..=100")),
-    };
-    let samples_per_revolution = match base.samples_per_revolution {
-        None => 1440,
-        Some(n @ 16..=1_000_000) => n as usize,
-        Some(n) => {
-            return Err(ctx.err(
-                "integrator.samples_per_revolution",
-                n,
-                "an integer in 16..=1000000",
-            ));
-        }
-    };
-    let max_steps = match base.max_steps {
-        None => 5_000_000,
-        Some(n) if n >= 1 => n,
-        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
-    };
-    let jump = match &raw.jump {
-        None => None,
-        Some(j) => {
-            let low = ctx.positive("jump.low", j.low)?;
-            let high = ctx.positive("jump.high", j.high)?;
-            if high <= low {
-                return Err(ctx.err(
-                    "jump.high",
-                    high,
-                    format!("a speed above jump.low = {low} rev/s"),
-                ));
-            }
-            let resolution = ctx.positive("jump.resolution", j.resolution)?;
-            if resolution < 1e-6 * high || resolution >= high - low {
-                return Err(ctx.err(
-                    "jump.resolution",
-                    resolution,
-                    format!(
-                        "a width in [1e-6 high, high - low) = [{:e}, {}) rev/s",
-                        1e-6 * high,
-                        high - low
-                    ),
-                ));
-            }
-            Some(JumpConfig {
-                low,
-                high,
-                resolution,
-            })
-        }
-    };
+    let train = train(ctx, &raw.valvetrain, &cam)?;
+    let methods = methods(ctx, &raw, spring.segment_stiffness)?;
+    let (revolutions, samples_per_revolution, max_steps) = sampling(ctx, &raw.integrator)?;
+    let jump = jump(ctx, raw.jump.as_ref())?;
     let period_steps = |speed: f64, dt: f64| revolutions as f64 / speed / dt;
     for m in &methods {
         if let Stepping::Fixed { dt, .. } = m.stepping {
@@ -447,5 +378,94 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         reference_dt,
         reference_penalty_tolerance,
         error_window,
+    })
+}
+
+/// `[valvetrain]`: masses, stem and lash (below the cam's lift).
+fn train(ctx: &Ctx, t: &TrainToml, cam: &CamLift) -> Result<ValvetrainParams, InputError> {
+    Ok(ValvetrainParams {
+        valve_mass: ctx.positive("valvetrain.valve_mass", t.valve_mass)?,
+        follower_mass: ctx.positive("valvetrain.follower_mass", t.follower_mass)?,
+        stem_stiffness: ctx.positive("valvetrain.stem_stiffness", t.stem_stiffness)?,
+        stem_damping_ratio: match t.stem_damping_ratio {
+            None => 0.05,
+            Some(z) if z.is_finite() && (0.0..1.0).contains(&z) => z,
+            Some(z) => {
+                return Err(ctx.err("valvetrain.stem_damping_ratio", z, "a number in [0, 1)"));
+            }
+        },
+        lash: match t.lash {
+            None => 0.0,
+            Some(l) if l.is_finite() && l >= 0.0 && l < cam.lift => l,
+            Some(l) => {
+                return Err(ctx.err(
+                    "valvetrain.lash",
+                    l,
+                    format!("a clearance >= 0 below the cam lift {} m", cam.lift),
+                ));
+            }
+        },
+    })
+}
+
+/// `[integrator]`'s sampling: (revolutions, samples per revolution, step
+/// bound).
+fn sampling(ctx: &Ctx, base: &MethodToml) -> Result<(usize, usize, usize), InputError> {
+    let revolutions = match base.revolutions {
+        None => 2,
+        Some(n @ 1..=100) => n as usize,
+        Some(n) => return Err(ctx.err("integrator.revolutions", n, "an integer in 1..=100")),
+    };
+    let samples_per_revolution = match base.samples_per_revolution {
+        None => 1440,
+        Some(n @ 16..=1_000_000) => n as usize,
+        Some(n) => {
+            return Err(ctx.err(
+                "integrator.samples_per_revolution",
+                n,
+                "an integer in 16..=1000000",
+            ));
+        }
+    };
+    let max_steps = match base.max_steps {
+        None => 5_000_000,
+        Some(n) if n >= 1 => n,
+        Some(n) => return Err(ctx.err("integrator.max_steps", n, "an integer >= 1")),
+    };
+    Ok((revolutions, samples_per_revolution, max_steps))
+}
+
+/// `[jump]`: the bracket and resolution of the jump-speed bisection.
+fn jump(ctx: &Ctx, raw: Option<&JumpToml>) -> Result<Option<JumpConfig>, InputError> {
+    Ok(match raw {
+        None => None,
+        Some(j) => {
+            let low = ctx.positive("jump.low", j.low)?;
+            let high = ctx.positive("jump.high", j.high)?;
+            if high <= low {
+                return Err(ctx.err(
+                    "jump.high",
+                    high,
+                    format!("a speed above jump.low = {low} rev/s"),
+                ));
+            }
+            let resolution = ctx.positive("jump.resolution", j.resolution)?;
+            if resolution < 1e-6 * high || resolution >= high - low {
+                return Err(ctx.err(
+                    "jump.resolution",
+                    resolution,
+                    format!(
+                        "a width in [1e-6 high, high - low) = [{:e}, {}) rev/s",
+                        1e-6 * high,
+                        high - low
+                    ),
+                ));
+            }
+            Some(JumpConfig {
+                low,
+                high,
+                resolution,
+            })
+        }
     })
 }

@@ -286,8 +286,9 @@ fn slower_points(ctx: &Context) -> Vec<Regression> {
 /// runs (its latest point is at the history's latest commit: a retired
 /// benchmark, e.g. a case whose swept values changed, can no longer be
 /// confirmed or undone, and is not listed), its baseline is the
-/// benchmark's current one (the configuration of its latest point: a step
-/// in a superseded baseline is not listed either) and that latest point is
+/// benchmark's current one (the configuration and, for a time, the machine
+/// epoch of its latest point: a step in a superseded baseline is not
+/// listed either) and that latest point is
 /// still above m + band (in the same units).
 fn still_present(
     ctx: &Context,
@@ -299,7 +300,10 @@ fn still_present(
 ) -> bool {
     let config = s[i].1.config();
     let k = s.len() - 1;
-    if !ctx.runs_at_latest(s[k].1) || s[k].1.config() != config {
+    if !ctx.runs_at_latest(s[k].1)
+        || s[k].1.config() != config
+        || ctx.epoch(s[k].0, &config) != ctx.epoch(s[i].0, &config) && s[i].1.is_time()
+    {
         return false;
     }
     let value = if calibrated {
@@ -352,10 +356,19 @@ pub fn latest_shared_run(history: &History) -> Option<f64> {
 /// The commits where a new baseline starts, as (commit index, what
 /// changed): walking the time rows in file order, every row whose
 /// configuration (timing method, host, CPU, profile) differs from the
-/// previous time row's.
+/// previous time row's, and every machine change told by the calibration
+/// kernel ([`Context::machine_changes`]).
 pub fn baseline_changes(history: &History) -> Vec<(usize, String)> {
     let rows: Vec<&HistoryRow> = history.rows.iter().collect();
-    baseline_changes_in(&rows, &history.commit_indices())
+    let mut out = baseline_changes_in(&rows, &history.commit_indices());
+    let ctx = Context::new(history);
+    for (index, what) in ctx.machine_changes() {
+        if !out.iter().any(|(i, w)| *i == index && w == what) {
+            out.push((index, what.to_string()));
+        }
+    }
+    out.sort_by_key(|(i, _)| *i);
+    out
 }
 
 /// [`baseline_changes`] of some rows (in file order), with the commit

@@ -277,7 +277,42 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let methods = methods(ctx, integ)?;
     refuse_oversized_dense(ctx, &methods, n, system.springs.len())?;
     let omega = system.excitation.omega;
-    let (dt, steps, steady_state) = match &raw.steady_state {
+    let (dt, steps, steady_state) = time_grid(ctx, integ, raw.steady_state.as_ref(), omega)?;
+    let output_every = output_every(ctx, integ, (dt, steps), steady_state.is_some())?;
+    let output_dofs = output_dofs(ctx, integ, n)?;
+    let (exact, samples, reference_file, reference_same_scheme) =
+        reference(ctx, raw.reference.as_ref(), n)?;
+    Ok(CaseConfig {
+        system,
+        x0,
+        v0,
+        dt,
+        steps,
+        output_every,
+        recording: Recording {
+            envelope: output_dofs.as_ref().is_some_and(|d| d.len() < n),
+            dofs: output_dofs,
+        },
+        alpha_b,
+        methods,
+        steady_state,
+        exact,
+        exact_samples_per_period: samples,
+        reference_file,
+        reference_same_scheme,
+    })
+}
+
+/// The time grid: (dt, steps, the steady state): from
+/// `[study.steady_state]` (dt = 2 pi / (omega steps_per_period)), else
+/// from `integrator.dt` and `integrator.t_end`.
+fn time_grid(
+    ctx: &Ctx,
+    integ: &IntegratorToml,
+    steady: Option<&SteadyStateToml>,
+    omega: f64,
+) -> Result<(f64, usize, Option<SteadyState>), InputError> {
+    Ok(match steady {
         Some(ss) => {
             if integ.dt.is_some() || integ.t_end.is_some() {
                 return Err(ctx.missing(
@@ -346,10 +381,20 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             }
             (dt, multiple_of(ctx, "integrator.t_end", t_end, dt)?, None)
         }
-    };
-    let output_every = match integ.output_interval {
+    })
+}
+
+/// Every how many steps an output is written (`integrator.output_interval`
+/// a multiple of dt dividing t_end; none in steady-state mode).
+fn output_every(
+    ctx: &Ctx,
+    integ: &IntegratorToml,
+    (dt, steps): (f64, usize),
+    steady: bool,
+) -> Result<usize, InputError> {
+    Ok(match integ.output_interval {
         None => 1,
-        Some(_) if steady_state.is_some() => {
+        Some(_) if steady => {
             return Err(ctx.missing("integrator.output_interval", "must not be given with [study.steady_state] (every step of the measured periods is written)"));
         }
         Some(h) => {
@@ -371,8 +416,16 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             }
             k
         }
-    };
-    let output_dofs = match &integ.output_dofs {
+    })
+}
+
+/// The DOFs written (None: all), sorted and unique.
+fn output_dofs(
+    ctx: &Ctx,
+    integ: &IntegratorToml,
+    n: usize,
+) -> Result<Option<Vec<usize>>, InputError> {
+    Ok(match &integ.output_dofs {
         None if n > MAX_DEFAULT_OUTPUT_DOFS => Some(default_output_dofs(n)),
         None => None,
         Some(list) => {
@@ -395,14 +448,22 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             sorted.dedup();
             Some(sorted)
         }
-    };
+    })
+}
+
+/// A reference file: its name and table.
+type ReferenceFile = (String, std::sync::Arc<crate::harness::table::Table>);
+
+/// `[study.reference]`: (exact event-driven reference, its samples per
+/// period, a reference file, whether the file is of the same scheme).
+fn reference(
+    ctx: &Ctx,
+    reference: Option<&ReferenceToml>,
+    n: usize,
+) -> Result<(bool, Option<usize>, Option<ReferenceFile>, bool), InputError> {
     let mut reference_file = None;
-    let reference_same_scheme = raw
-        .reference
-        .as_ref()
-        .and_then(|r| r.same_scheme)
-        .unwrap_or(false);
-    if let Some(r) = &raw.reference {
+    let reference_same_scheme = reference.and_then(|r| r.same_scheme).unwrap_or(false);
+    if let Some(r) = reference {
         if r.same_scheme.is_some() && r.method != "file" {
             return Err(ctx.err(
                 "reference.same_scheme",
@@ -439,7 +500,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             reference_file = Some((f.clone(), std::sync::Arc::new(table)));
         }
     }
-    let (exact, samples) = match &raw.reference {
+    let (exact, samples) = match reference {
         None => (n <= MAX_EXACT_DOFS, None),
         Some(r) => match r.method.as_str() {
             "none" | "file" => (false, None),
@@ -463,25 +524,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
             }
         },
     };
-    Ok(CaseConfig {
-        system,
-        x0,
-        v0,
-        dt,
-        steps,
-        output_every,
-        recording: Recording {
-            envelope: output_dofs.as_ref().is_some_and(|d| d.len() < n),
-            dofs: output_dofs,
-        },
-        alpha_b,
-        methods,
-        steady_state,
-        exact,
-        exact_samples_per_period: samples,
-        reference_file,
-        reference_same_scheme,
-    })
+    Ok((exact, samples, reference_file, reference_same_scheme))
 }
 
 /// `value / dt` as an integer, or an error when it is not one (to 1e-9).
