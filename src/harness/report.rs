@@ -107,6 +107,52 @@ fn render_labelled(
     })
 }
 
+/// The method labels of `study`'s cases, each once, in order.
+fn study_methods(study: &crate::harness::outcome::StudyResult) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for m in study.cases.iter().flat_map(|c| &c.methods) {
+        if !out.contains(&m.label()) {
+            out.push(m.label());
+        }
+    }
+    out
+}
+
+/// The caption of `figure`, ending with the methods it draws (a part of a
+/// legend entry between `,`, `:`, `(`, `)` or `=` equal to one of
+/// `methods`) that neither its title nor its caption names: "Methods
+/// drawn: a, b." A caption written for the figure names them itself; this
+/// keeps any other from leaving a drawn method unnamed (issue 20, class 1:
+/// a caption says what the figure shows, from the data it draws).
+pub fn caption_naming_methods(figure: &Figure, methods: &[&str]) -> String {
+    let named = format!("{} {}", figure.title, figure.caption).to_lowercase();
+    let mut unnamed: Vec<&str> = Vec::new();
+    for series in &figure.series {
+        for part in series.label.split([',', ':', '(', ')', '=']) {
+            let part = part.trim();
+            if let Some(&m) = methods.iter().find(|&&m| m == part)
+                && !named.contains(&m.to_lowercase())
+                && !unnamed.contains(&m)
+            {
+                unnamed.push(m);
+            }
+        }
+    }
+    if unnamed.is_empty() {
+        figure.caption.clone()
+    } else {
+        let caption = figure.caption.trim_end();
+        let stop = if caption.is_empty() || caption.ends_with('.') {
+            ""
+        } else {
+            "."
+        };
+        format!("{caption}{stop} Methods drawn: {}.", unnamed.join(", "))
+            .trim_start()
+            .to_string()
+    }
+}
+
 /// The first earlier figure equal to `figure` but for its name, among
 /// `studies`' figures before (study `s`, figure `i`).
 fn earlier_equal(
@@ -210,21 +256,25 @@ pub fn write_report(
     let mut taken = BTreeSet::new();
     let mut figures = Vec::with_capacity(run.studies.len());
     for (s, study) in run.studies.iter().enumerate() {
+        let methods = study_methods(study);
         let mut rendered = Vec::with_capacity(study.summary.figures.len());
         for (i, figure) in study.summary.figures.iter().enumerate() {
             let stem = unique_stem(&mut taken, format!("{}-{}", study.name, figure.name));
+            let caption = caption_naming_methods(figure, &methods);
             if let Some(same) = earlier_equal(&run.studies, s, i, figure) {
                 rendered.push(RenderedFigure {
                     src: format!("figures/{stem}.svg"),
                     title: figure.title.clone(),
-                    caption: figure.caption.clone(),
+                    caption,
                     error: None,
                     replaced: None,
                     same_as: Some(same),
                 });
                 continue;
             }
-            rendered.push(render(staged.path(), &format!("{stem}.svg"), figure)?);
+            let mut figure_rendered = render(staged.path(), &format!("{stem}.svg"), figure)?;
+            figure_rendered.caption = caption;
+            rendered.push(figure_rendered);
         }
         figures.push(rendered);
     }
@@ -258,4 +308,52 @@ pub fn render_html(doc: &Document) -> String {
 /// The document rendered as markdown (for tests and tools).
 pub fn render_markdown(doc: &Document) -> String {
     markdown::render(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::figure::{Axis, Series, Style};
+
+    fn figure(caption: &str, labels: &[&str]) -> Figure {
+        Figure {
+            name: "f".into(),
+            title: "Tip displacement, case sharp".into(),
+            x: Axis::linear("t [s]"),
+            y: Axis::linear("u [m]"),
+            series: labels
+                .iter()
+                .map(|l| Series::new(*l, &[0.0, 1.0], &[0.0, 1.0], Style::Line))
+                .collect(),
+            caption: caption.into(),
+        }
+    }
+
+    #[test]
+    fn a_caption_ends_with_the_methods_it_does_not_name() {
+        let methods = ["moreau", "rk4", "dopri5"];
+        let f = figure(
+            "Regenerates the seed's Fig. 4b",
+            &[
+                "u, moreau",
+                "u, rk4 (order 4)",
+                "reference = dopri5",
+                "exact",
+            ],
+        );
+        assert_eq!(
+            caption_naming_methods(&f, &methods),
+            "Regenerates the seed's Fig. 4b. Methods drawn: moreau, rk4, dopri5."
+        );
+        let named = figure("By Moreau and RK4.", &["u, moreau", "u, rk4"]);
+        assert_eq!(
+            caption_naming_methods(&named, &methods),
+            "By Moreau and RK4."
+        );
+        let empty = figure("", &["moreau"]);
+        assert_eq!(
+            caption_naming_methods(&empty, &methods),
+            "Methods drawn: moreau."
+        );
+    }
 }

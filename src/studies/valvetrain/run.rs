@@ -520,7 +520,7 @@ fn revolution_scalars(
         Scalar::new(
             "reopenings",
             a.reopenings as f64,
-            "times the valve lifts more than 1 um off its seat again after landing, last revolution [-]",
+            "times the valve lifts more than 1 µm off its seat again after landing, last revolution [-]",
         ),
         Scalar::new(
             "closes",
