@@ -37,6 +37,7 @@ fn unescape(s: &str) -> String {
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
+        .replace("&apos;", "'")
         .replace("&amp;", "&")
 }
 
@@ -147,20 +148,30 @@ fn legend(svg: &str) -> Vec<String> {
         .collect()
 }
 
-/// The axis labels: the rotated text (y) and the centred text between the
-/// tick size and the title size (x).
+/// The axis labels, each with its wrapped lines joined: the centred text
+/// between the tick size and the title size, not rotated (x) and rotated
+/// (y). A figure without such text has none.
 fn axis_labels(svg: &str) -> Vec<String> {
     let all = texts(svg);
     let sizes: Vec<f64> = all.iter().map(|t| t.size).collect();
     let tick = sizes.iter().copied().fold(f64::INFINITY, f64::min);
     let title = sizes.iter().copied().fold(0.0, f64::max);
-    all.into_iter()
-        .filter(|t| {
-            t.rotated || (t.anchor == "middle" && t.size > tick + 0.5 && t.size < title - 0.5)
-        })
-        .map(|t| t.body)
+    let label = |rotated: bool| -> String {
+        all.iter()
+            .filter(|t| t.rotated == rotated && t.anchor == "middle")
+            .filter(|t| t.size > tick + 0.5 && t.size < title - 0.5)
+            .map(|t| t.body.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    [label(false), label(true)]
+        .into_iter()
+        .filter(|l| !l.is_empty())
         .collect()
 }
+
+/// Axes of categories, not quantities: the history's commits.
+const CATEGORY_AXES: [&str; 1] = ["commit (short hash)"];
 
 /// The figure's marks: the SVG without its texts.
 fn marks(svg: &str) -> String {
@@ -328,7 +339,7 @@ fn shared_titles(figures: &[(PageFigure, String)]) -> Vec<String> {
 /// Template glitches and ASCII micro signs in a text.
 fn glitches(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for empty in ["method )", "case )", "method)", "(, ", ", )"] {
+    for empty in ["method )", "case )", "(, ", ", )"] {
         if text.contains(empty) {
             out.push(format!("template glitch {empty:?}"));
         }
@@ -361,7 +372,10 @@ fn titles_are_distinct_texts_clean_and_axes_have_units() {
                 bad.push(format!("{}: {g} in {t:?}", f.file));
             }
         }
-        for label in axis_labels(svg).iter().filter(|l| without_unit(l)) {
+        for label in axis_labels(svg)
+            .iter()
+            .filter(|l| without_unit(l) && !CATEGORY_AXES.contains(&l.as_str()))
+        {
             bad.push(format!("{}: axis label without a unit: {label:?}", f.file));
         }
     }

@@ -107,12 +107,27 @@ fn render_labelled(
     })
 }
 
-/// The method labels of `study`'s cases, each once, in order.
+/// How many figures of the run carry each title: a title shared by two
+/// figures (two studies of one kind) is shown with its study's name, so
+/// that no two figures of the page read alike (issue 20, class 7).
+fn title_counts(run: &RunResult) -> std::collections::HashMap<&str, usize> {
+    let mut counts = std::collections::HashMap::new();
+    for figure in run.studies.iter().flat_map(|s| &s.summary.figures) {
+        *counts.entry(figure.title.as_str()).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// The method labels of `study`'s cases and of their timed reference
+/// solvers (the timings table's methods), each once, in order.
 fn study_methods(study: &crate::harness::outcome::StudyResult) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
-    for m in study.cases.iter().flat_map(|c| &c.methods) {
-        if !out.contains(&m.label()) {
-            out.push(m.label());
+    for c in &study.cases {
+        let labels = c.methods.iter().map(|m| m.label());
+        for label in labels.chain(c.reference_timings.iter().map(|t| t.method.as_str())) {
+            if !out.contains(&label) {
+                out.push(label);
+            }
         }
     }
     out
@@ -255,26 +270,29 @@ pub fn write_report(
     let staged = StagedDir::new(&report_dir.join("figures"))?;
     let mut taken = BTreeSet::new();
     let mut figures = Vec::with_capacity(run.studies.len());
+    let titles = title_counts(run);
     for (s, study) in run.studies.iter().enumerate() {
         let methods = study_methods(study);
         let mut rendered = Vec::with_capacity(study.summary.figures.len());
         for (i, figure) in study.summary.figures.iter().enumerate() {
             let stem = unique_stem(&mut taken, format!("{}-{}", study.name, figure.name));
-            let caption = caption_naming_methods(figure, &methods);
+            let mut shown = figure.clone();
+            shown.caption = caption_naming_methods(figure, &methods);
+            if titles.get(figure.title.as_str()).is_some_and(|&n| n > 1) {
+                shown.title = format!("{} ({})", figure.title, study.name);
+            }
             if let Some(same) = earlier_equal(&run.studies, s, i, figure) {
                 rendered.push(RenderedFigure {
                     src: format!("figures/{stem}.svg"),
-                    title: figure.title.clone(),
-                    caption,
+                    title: shown.title,
+                    caption: shown.caption,
                     error: None,
                     replaced: None,
                     same_as: Some(same),
                 });
                 continue;
             }
-            let mut figure_rendered = render(staged.path(), &format!("{stem}.svg"), figure)?;
-            figure_rendered.caption = caption;
-            rendered.push(figure_rendered);
+            rendered.push(render(staged.path(), &format!("{stem}.svg"), &shown)?);
         }
         figures.push(rendered);
     }

@@ -103,7 +103,9 @@ fn figure_blocks(
     rendered: &RenderedFigure,
     n: usize,
 ) -> Vec<Block> {
-    let title = strong(format!("Figure {n}. {}.", figure.title));
+    // The page shows the rendered title and caption (a shared title with
+    // its study's name, a caption ending with the methods it draws).
+    let title = strong(format!("Figure {n}. {}.", rendered.title));
     if let Some(sentence) = &rendered.replaced {
         return vec![
             Block::Anchor(format!("fig-{n}")),
@@ -115,8 +117,8 @@ fn figure_blocks(
             Block::Anchor(format!("fig-{n}")),
             Block::Figure {
                 src: rendered.src.clone(),
-                alt: figure.title.clone(),
-                caption: vec![title, text(format!(" {}", figure.caption))],
+                alt: rendered.title.clone(),
+                caption: vec![title, text(format!(" {}", rendered.caption))],
             },
         ],
         Some(e) => vec![Block::Paragraph(vec![strong(format!(
