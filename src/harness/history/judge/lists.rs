@@ -88,17 +88,20 @@ pub fn compare_latest_in(ctx: &Context) -> Vec<HistoryFlag> {
         .filter(|s| !s.is_empty())
         .map(|s| flag_of(s[s.len() - 1].1, &ctx.judge(s, s.len() - 1)))
         .collect();
-    // A wall time whose CPU time is judged at the same commit is shown only.
-    let judged_cpu: HashSet<(String, String, String, String)> = flags
+    // A wall time whose CPU time is judged at the same commit is shown
+    // only; one whose CPU time was measured in a shared run is not judged
+    // either (the wall time stretches most under contention).
+    let cpu_verdicts: HashMap<(String, String, String, String), Verdict> = flags
         .iter()
-        .filter(|f| f.metric == CPU && f.verdict.is_judged())
+        .filter(|f| f.metric == CPU)
         .map(|f| {
-            (
+            let at = (
                 f.study.clone(),
                 f.case.clone(),
                 f.method.clone(),
                 f.latest_commit.clone(),
-            )
+            );
+            (at, f.verdict)
         })
         .collect();
     for f in &mut flags {
@@ -108,8 +111,12 @@ pub fn compare_latest_in(ctx: &Context) -> Vec<HistoryFlag> {
             f.method.clone(),
             f.latest_commit.clone(),
         );
-        if f.metric == WALL && f.verdict.is_judged() && judged_cpu.contains(&at) {
-            f.verdict = Verdict::Informational;
+        if f.metric == WALL && f.verdict.is_judged() {
+            match cpu_verdicts.get(&at) {
+                Some(Verdict::Shared) => f.verdict = Verdict::Shared,
+                Some(v) if v.is_judged() => f.verdict = Verdict::Informational,
+                _ => {}
+            }
         }
     }
     flags
@@ -249,7 +256,7 @@ fn slower_points(ctx: &Context) -> Vec<Regression> {
                 continue;
             }
             let j = ctx.judge(s, i);
-            if row.metric == CPU && j.verdict.is_judged() {
+            if row.metric == CPU && (j.verdict.is_judged() || j.verdict == Verdict::Shared) {
                 judged_cpu.insert(at);
             }
             // A run of slower commits is one step, listed at its first.

@@ -384,3 +384,39 @@ fn a_machine_change_told_by_the_calibration_starts_a_new_epoch() {
     let ctx = Context::new(&shared);
     assert!((0..6).all(|c| ctx.epoch(c, &config) == 0));
 }
+
+/// A shared run (others took 60 % of the CPU) stretches the wall times 3x:
+/// with its CPU times not judged, its wall times are not judged either
+/// (before, they fell back to being judged like old CPU times and 261
+/// wall times of one shared run were listed as regressions).
+#[test]
+fn the_wall_times_of_a_shared_run_are_not_judged() {
+    let mut h = calibrated_history(7, 2, |_| 0.01, |_, _| 1.0);
+    for c in 0..7 {
+        let wall = if c >= 5 { 3.0 } else { 1.0 };
+        for j in 0..2 {
+            h.rows
+                .push(row(&format!("c{c}"), &format!("k{j}"), WALL, wall));
+        }
+    }
+    for c in [5, 6] {
+        h.rows.push(others_share(&format!("c{c}"), 0.6));
+    }
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    let flags = compare_latest(&h);
+    let wall = flags
+        .iter()
+        .find(|f| f.case == "k0" && f.metric == WALL)
+        .unwrap();
+    assert_eq!(wall.verdict, Verdict::Shared);
+    // In quiet runs the same CPU times make the wall times informational.
+    let mut quiet = h.clone();
+    quiet.rows.retain(|r| r.metric != OTHERS_SHARE);
+    let flags = compare_latest(&quiet);
+    let wall = flags
+        .iter()
+        .find(|f| f.case == "k0" && f.metric == WALL)
+        .unwrap();
+    assert_eq!(wall.verdict, Verdict::Informational);
+    assert!(regressions(&quiet).is_empty());
+}
