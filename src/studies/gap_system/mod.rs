@@ -21,10 +21,10 @@ mod summary;
 
 use crate::error::InputError;
 use crate::harness::checks::Provides;
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
-    CaseOutput, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study, StudySummary,
+    CaseOutput, Measures, MethodOutput, ReferenceOutput, Scalar, Study, StudySummary,
 };
 
 use spec::CaseConfig;
@@ -202,11 +202,7 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         let mut scalars = vec![
             Scalar::new("dt", cfg.dt, "time step [s]"),

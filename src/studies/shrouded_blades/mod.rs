@@ -13,10 +13,8 @@ pub mod spec;
 mod summary;
 
 use crate::harness::checks::Provides;
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
-use crate::harness::study::{
-    CaseOutput, MethodOutput, MethodResult, ReferenceOutput, Scalar, StudySummary,
-};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
+use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::models::blades::beam;
 
 use spec::{CaseConfig, Integrator};
@@ -124,11 +122,7 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        _reference: Option<&ReferenceOutput>,
-        _runs: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, _: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         let mut scalars = vec![
             Scalar::new("dt", cfg.dt, "step of moreau and rk4 [s]"),

@@ -17,7 +17,7 @@ mod summary;
 
 use crate::error::{InputError, SolverError};
 use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study,
@@ -260,11 +260,7 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         if let Some(exact) = reference.and_then(|r| r.tables.first()) {
             let against = exact.what.as_str();

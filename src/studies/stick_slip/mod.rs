@@ -14,10 +14,9 @@ mod summary;
 
 use crate::error::SolverError;
 use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
-    StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::harness::table::Table;
 use crate::models::belt::coulomb_exact;
@@ -287,15 +286,9 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         if let Some(r) = reference {
-            let exact_scalar =
-                |name: &str| r.scalars.iter().find(|s| s.name == name).map(|s| s.value);
             for m in methods.iter_mut() {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
@@ -328,7 +321,7 @@ impl CaseKind for CaseConfig {
                     } else {
                         format!("exact_{name}")
                     };
-                    if let (Some(v), Some(e)) = (out.scalar(name), exact_scalar(&exact_name)) {
+                    if let (Some(v), Some(e)) = (out.scalar(name), r.scalar(&exact_name)) {
                         errors.push((name, (v - e).abs()));
                         out.scalars.push(Scalar::new(
                             format!("{name}_error"),

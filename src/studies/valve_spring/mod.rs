@@ -15,10 +15,9 @@ mod summary;
 
 use crate::error::SolverError;
 use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{CaseKind, Cases, Progress, Run, as_one_unit};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
-    StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
@@ -251,15 +250,9 @@ impl CaseKind for CaseConfig {
         as_one_unit(progress, || run::run_method(self, m))
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        let table = |what: &str| {
-            reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
-        };
+        let table = |what: &str| reference.and_then(|r| r.table(what)).map(|t| &t.table);
         let measure = run::WindowMeasure {
             column: "seat_force",
             quantity: "seat force",
@@ -314,7 +307,7 @@ impl CaseKind for CaseConfig {
         // this study's spring) against the independent file.
         if let (Some(file), Some(curve)) = (
             &cfg.static_reference,
-            reference.and_then(|r| r.tables.iter().find(|t| t.what == "static")),
+            reference.and_then(|r| r.table("static")),
         ) {
             let e = run::static_error(&curve.table, file);
             scalars.push(Scalar::new("static_max_error", e.0, "max |static seat force - the independent static curve| at its deflections within the computed range [N]"));

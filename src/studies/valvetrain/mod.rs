@@ -19,10 +19,9 @@ mod summary;
 
 use crate::error::SolverError;
 use crate::harness::checks::Provides;
-use crate::harness::kind::{CaseKind, Cases, Progress, Run, as_one_unit};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
-    StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valvetrain::SpringModel;
@@ -253,15 +252,9 @@ impl CaseKind for CaseConfig {
         as_one_unit(progress, || run::run_method(self, m))
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        let table = |what: &str| {
-            reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
-        };
+        let table = |what: &str| reference.and_then(|r| r.table(what)).map(|t| &t.table);
         if let Some(ncp) = table("reference") {
             use crate::studies::shared::seat_force as vs;
             let measure = vs::WindowMeasure {
