@@ -128,6 +128,36 @@ impl KeyCtx<'_> {
         }
     }
 
+    /// `v` if above `bound` (a bound of the same key's range that another
+    /// key sets), else the error `expected`.
+    pub fn above(
+        &self,
+        key: &str,
+        v: f64,
+        bound: f64,
+        expected: impl Into<String>,
+    ) -> Result<f64, InputError> {
+        if v > bound {
+            Ok(v)
+        } else {
+            Err(self.err(key, v, expected))
+        }
+    }
+
+    /// Two positive keys `(key, value)`, the second above the first (a
+    /// coil's diameter and its wire's, a bracket's ends): else the
+    /// error `expected(first)` on the second.
+    pub fn positive_ordered(
+        &self,
+        (low_key, low): (&str, f64),
+        (high_key, high): (&str, f64),
+        expected: impl Fn(f64) -> String,
+    ) -> Result<(f64, f64), InputError> {
+        let low = self.positive(low_key, low)?;
+        let high = self.positive(high_key, high)?;
+        Ok((low, self.above(high_key, high, low, expected(low))?))
+    }
+
     /// The case table deserialized into the kind's TOML structs (unknown
     /// keys are errors naming their path under `study`).
     pub fn parse<T: serde::de::DeserializeOwned>(

@@ -302,15 +302,11 @@ fn penalty(
 /// The validated spring of a `[spring]` table.
 pub(crate) fn spring(ctx: &Ctx, raw: &SpringToml) -> Result<Spring, InputError> {
     let s = raw;
-    let d = ctx.positive("spring.wire_diameter", s.wire_diameter)?;
-    let dm = ctx.positive("spring.mean_diameter", s.mean_diameter)?;
-    if dm <= d {
-        return Err(ctx.err(
-            "spring.mean_diameter",
-            dm,
-            format!("a diameter > wire_diameter = {d} m"),
-        ));
-    }
+    let (d, dm) = ctx.positive_ordered(
+        ("spring.wire_diameter", s.wire_diameter),
+        ("spring.mean_diameter", s.mean_diameter),
+        |d| format!("a diameter > wire_diameter = {d} m"),
+    )?;
     let na = ctx.positive("spring.active_coils", s.active_coils)?;
     let ne = s.end_coils;
     if !(ne.is_finite() && ne >= 0.0) {

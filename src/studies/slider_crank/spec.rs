@@ -387,15 +387,11 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
 /// `[mechanism]`: the lengths and the bodies (each body's radius of
 /// gyration at most half its length).
 fn mechanism(ctx: &Ctx, m: &MechanismToml) -> Result<SliderCrank, InputError> {
-    let l1 = ctx.positive("mechanism.crank_length", m.crank_length)?;
-    let l2 = ctx.positive("mechanism.rod_length", m.rod_length)?;
-    if l2 <= l1 {
-        return Err(ctx.err(
-            "mechanism.rod_length",
-            l2,
-            format!("a length > crank_length = {l1} m (the slider must reach every crank angle)"),
-        ));
-    }
+    let (l1, l2) = ctx.positive_ordered(
+        ("mechanism.crank_length", m.crank_length),
+        ("mechanism.rod_length", m.rod_length),
+        |l1| format!("a length > crank_length = {l1} m (the slider must reach every crank angle)"),
+    )?;
     // A body whose mass lies between its two joints, centre of mass at
     // mid-length, has a radius of gyration of at most half its length
     // (all the mass at the two ends): J <= m l^2 / 4. (The set once quoted

@@ -440,15 +440,10 @@ fn jump(ctx: &Ctx, raw: Option<&JumpToml>) -> Result<Option<JumpConfig>, InputEr
     Ok(match raw {
         None => None,
         Some(j) => {
-            let low = ctx.positive("jump.low", j.low)?;
-            let high = ctx.positive("jump.high", j.high)?;
-            if high <= low {
-                return Err(ctx.err(
-                    "jump.high",
-                    high,
-                    format!("a speed above jump.low = {low} rev/s"),
-                ));
-            }
+            let (low, high) =
+                ctx.positive_ordered(("jump.low", j.low), ("jump.high", j.high), |low| {
+                    format!("a speed above jump.low = {low} rev/s")
+                })?;
             let resolution = ctx.positive("jump.resolution", j.resolution)?;
             if resolution < 1e-6 * high || resolution >= high - low {
                 return Err(ctx.err(

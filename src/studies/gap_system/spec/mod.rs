@@ -376,9 +376,12 @@ fn time_grid(
                     ctx.missing("integrator.t_end", "missing: the final time [s], > dt")
                 })?,
             )?;
-            if t_end <= dt {
-                return Err(ctx.err("integrator.t_end", t_end, format!("a number > dt = {dt}")));
-            }
+            ctx.above(
+                "integrator.t_end",
+                t_end,
+                dt,
+                format!("a number > dt = {dt}"),
+            )?;
             (dt, multiple_of(ctx, "integrator.t_end", t_end, dt)?, None)
         }
     })
