@@ -23,6 +23,7 @@ use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
 use spec::CaseConfig;
 
+use crate::studies::shared::seat_force;
 pub use crate::studies::shared::seat_force::penalty_reference_name;
 
 /// The label whose converged-reference table a penalty method of the case
@@ -144,33 +145,14 @@ impl CaseKind for CaseConfig {
     }
 
     fn measures(study: &Cases<Self>) -> Measures {
-        let method_cost_keys: Vec<(String, String)> = study
-            .sweep_keys
-            .iter()
-            .filter_map(|key| {
-                let mut parts = key.split('.');
-                match (parts.next(), parts.next(), parts.next()) {
-                    (
-                        Some("variants"),
-                        Some(label),
-                        Some("penalty_stiffness" | "tolerance" | "dt"),
-                    ) => Some((label.to_string(), key.clone())),
-                    _ => None,
-                }
-            })
-            .collect();
-        let mut cost_keys: Vec<String> =
-            vec!["integrator.dt".into(), "integrator.tolerance".into()];
-        cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
-        Measures {
-            error: Some((
-                "max_error_seat_force".into(),
-                "seat-force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]".into(),
-            )),
-            cost_keys,
-            step_keys: vec!["integrator.dt".into()],
-            method_cost_keys,
-        }
+        seat_force::measures(
+            &study.sweep_keys,
+            &["penalty_stiffness", "tolerance", "dt"],
+            (
+                "max_error_seat_force",
+                "seat-force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]",
+            ),
+        )
     }
 
     fn has_reference(&self) -> bool {
@@ -241,8 +223,7 @@ impl CaseKind for CaseConfig {
         }
         Ok(ReferenceOutput {
             tables,
-            scalars: Vec::new(),
-            timings: Vec::new(),
+            ..Default::default()
         })
     }
 
@@ -252,20 +233,20 @@ impl CaseKind for CaseConfig {
 
     fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        let table = |what: &str| reference.and_then(|r| r.table(what)).map(|t| &t.table);
         let measure = run::WindowMeasure {
             column: "seat_force",
             quantity: "seat force",
             intervals: (cfg.error_window / cfg.output_interval).round() as usize,
             window: cfg.error_window,
         };
-        if let Some(ncp) = table("reference") {
+        if let Some(r) = reference
+            && let Some(ncp) = r.table("reference").map(|t| &t.table)
+        {
             for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
                 let own_label = reference_label(cfg, &label);
-                let Some((own, own_doc)) =
-                    run::own_reference(&own_label, config.contact, ncp, table)
+                let Some((own, own_doc)) = run::own_reference(&own_label, config.contact, ncp, r)
                 else {
                     continue;
                 };
@@ -294,14 +275,6 @@ impl CaseKind for CaseConfig {
         let p = &sp.params;
         let chain = sp.chain_frequencies().first().copied().unwrap_or(f64::NAN);
         let f1 = run::first_frequency(sp)?;
-        let first = &cfg.methods[0];
-        let (dt, tol) = match first.stepping {
-            Stepping::Fixed { dt, .. } => (dt, f64::NAN),
-            Stepping::Adaptive {
-                tolerance,
-                first_step,
-            } => (first_step, tolerance),
-        };
         let mut scalars = Vec::new();
         // The static curve (the reference job's `static` table, Lemke on
         // this study's spring) against the independent file.
@@ -324,9 +297,8 @@ impl CaseKind for CaseConfig {
             Scalar::new("f1_continuous_hz", p.surge_frequency(), "the continuous spring's surge frequency sqrt(k / m_active) / 2, k = G d^4 / (8 D^3 n_a) [Hz]"),
             Scalar::new("surge_ratio", f1 / cfg.cam.cam_speed, "f1_hz over the cam frequency [-] (the design rule asks > 13)"),
             Scalar::new("solid_length", p.solid_length(), "d (n_a + n_e + 1) [m]"),
-            Scalar::new("dt", dt, "step (first step when adaptive) of the first method [s]"),
-            Scalar::new("tolerance", tol, "rtol of the first method when adaptive [-]"),
         ]);
+        scalars.extend(seat_force::first_method_step(cfg.methods[0].stepping));
         Ok(scalars)
     }
 
