@@ -13,7 +13,7 @@ use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::harness::sweep::label::short;
 use crate::harness::table::Table;
 use crate::studies::keys::KeyCtx as Ctx;
-use crate::studies::shared::figures::count_word;
+use crate::studies::shared::figures::{count_word, succeeded};
 use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
 
 use serde::Deserialize;
@@ -316,12 +316,7 @@ impl CaseKind for CaseConfig {
             return summary;
         };
         let (series, over) = figure_series(cfg, o);
-        let laws: Vec<&str> = o
-            .methods
-            .iter()
-            .filter(|m| m.output().is_some())
-            .map(|m| m.label())
-            .collect();
+        let laws = succeeded(o);
         let (from, to) = (
             cfg.speeds.first().copied().unwrap_or(0.0),
             cfg.speeds.last().copied().unwrap_or(0.0),

@@ -13,6 +13,7 @@ use crate::harness::sweep::{
 };
 use crate::harness::timing::median;
 use crate::models::slider_crank::Drive;
+use crate::studies::shared::figures::method_labels;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
 
 pub(super) fn summarize(
@@ -108,19 +109,6 @@ fn first(o: &CaseOutput) -> Option<(&str, &MethodOutput)> {
     o.methods
         .iter()
         .find_map(|m| Some((m.label(), m.output()?)))
-}
-
-/// The method labels of the study, in order of first appearance.
-fn method_labels(all: &[(&CaseConfig, &CaseOutput)]) -> Vec<String> {
-    let mut labels: Vec<String> = Vec::new();
-    for (_, o) in all {
-        for m in &o.methods {
-            if !labels.iter().any(|l| l == m.label()) {
-                labels.push(m.label().to_string());
-            }
-        }
-    }
-    labels
 }
 
 /// The group of a case: its coordinates but those in `except`.
@@ -253,7 +241,7 @@ pub(super) const JOINT_COST_RATIO: &str = "joint_cost_ratio";
 /// The kinematic and the contact joint at equal accuracy, per method: the
 /// CPU time of the contact model over the kinematic one.
 fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
-    for label in method_labels(all) {
+    for label in method_labels(all.iter().map(|a| a.1)) {
         // (cost value, error, cpu) of the resolved runs of one joint model.
         let points = |ideal: bool| -> Vec<(f64, f64, f64)> {
             all.iter()
@@ -355,7 +343,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         err,
         Style::LineMarkers,
     )];
-    for label in method_labels(all) {
+    for label in method_labels(all.iter().map(|a| a.1)) {
         // (cost value, error, cpu): dt, or the tolerance of dopri5.
         let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
@@ -490,7 +478,7 @@ pub(super) fn friction_effects(summary: &mut StudySummary, all: &[(&CaseConfig, 
         (Some(a), Some(b)) => (a - b).abs() <= 1e-12 * a.abs().max(b.abs()),
         _ => false,
     };
-    for label in method_labels(all) {
+    for label in method_labels(all.iter().map(|a| a.1)) {
         for (peak, name, doc) in [
             (
                 "peak_slider_a",

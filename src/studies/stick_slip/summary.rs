@@ -8,7 +8,7 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::kind::CheckReference;
 use crate::harness::study::{CaseOutput, StudySummary};
 use crate::harness::sweep::label::{coords_text, short};
-use crate::studies::shared::figures::{count_word, stiffness};
+use crate::studies::shared::figures::{count_word, stiffness, succeeded};
 use crate::studies::stick_slip::AT_THRESHOLD;
 use crate::studies::stick_slip::spec::CaseConfig;
 
@@ -98,12 +98,7 @@ fn responses(summary: &mut StudySummary, o: &CaseOutput, references: &[CheckRefe
     } else {
         format!(" ({})", coords_text(&o.coords))
     };
-    let laws: Vec<&str> = o
-        .methods
-        .iter()
-        .filter(|m| m.output().is_some())
-        .map(|m| m.label())
-        .collect();
+    let laws = succeeded(o);
     let end = o
         .methods
         .iter()
