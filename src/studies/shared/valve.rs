@@ -139,16 +139,7 @@ pub(crate) fn method(
     names: &[&'static str],
 ) -> Result<ContactMethod, InputError> {
     let key = |k: &str| format!("{at}.{k}");
-    let allowed = || {
-        format!(
-            "one of {}",
-            names
-                .iter()
-                .map(|m| format!("\"{m}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let allowed = || crate::studies::keys::one_of(names);
     let name = raw
         .method
         .clone()

@@ -322,7 +322,7 @@ fn integrator(ctx: &Ctx, key: &str, name: &str) -> Result<Integrator, InputError
         other => Err(ctx.err(
             key,
             format!("\"{other}\""),
-            format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            crate::studies::keys::one_of(&METHODS),
         )),
     }
 }

@@ -227,17 +227,8 @@ fn span(
         None => cam.event_duration() * 1.5,
         Some(t) => ctx.positive("integrator.t_end", t)?,
     };
-    let output_interval = match base.output_interval {
-        None => (t_end / 500.0).min(2.5e-5),
-        Some(h) => ctx.positive("integrator.output_interval", h)?,
-    };
-    if t_end / output_interval > 1e6 {
-        return Err(ctx.err(
-            "integrator.output_interval",
-            output_interval,
-            "at most 1e6 outputs",
-        ));
-    }
+    let default = (t_end / 500.0).min(2.5e-5);
+    let output_interval = ctx.output_interval(base.output_interval, t_end, default)?;
     let max_steps = match base.max_steps {
         None => 5_000_000,
         Some(n) if n >= 1 => n,

@@ -557,7 +557,7 @@ fn method_name(ctx: &Ctx, key: &str, name: &str) -> Result<String, InputError> {
         Err(ctx.err(
             key,
             format!("\"{name}\""),
-            format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            crate::studies::keys::one_of(&METHODS),
         ))
     }
 }
