@@ -2,8 +2,9 @@
 //! it from here, neither from the other): the seat force's means over
 //! output intervals and windows, the like-for-like errors against each
 //! method's own converged reference (the fine NCP run, or the same penalty
-//! model converged: `<case>.reference-<label>.csv`), and the spring's
-//! quasi-static force-deflection curve (Lemke on the contact LCP).
+//! model converged: `<case>.reference-<label>.csv`), the measures the
+//! harness's work-precision takes from them, and the spring's quasi-static
+//! force-deflection curve (Lemke on the contact LCP).
 
 use nalgebra::{DMatrix, DVector};
 
