@@ -6,7 +6,7 @@
 
 use crate::contact::friction::LawClass;
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::Provides;
+use crate::harness::checks::{Provides, names};
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::kind::{CaseKind, Cases, Progress, Run};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
@@ -255,12 +255,11 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: Vec::new(),
-            method_scalars: strings(&["static", "peak", "peak_speed", "at_compare"]),
+            method_scalars: names(&["static", "peak", "peak_speed", "at_compare"]),
             case_scalars: Vec::new(),
-            columns: strings(&["v", "coefficient"]),
+            columns: names(&["v", "coefficient"]),
             tables: Vec::new(),
             methods: Vec::new(),
         }

@@ -12,7 +12,7 @@ mod run;
 pub mod spec;
 mod summary;
 
-use crate::harness::checks::Provides;
+use crate::harness::checks::{Provides, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::models::blades::beam;
@@ -71,10 +71,9 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: Vec::new(),
-            method_scalars: strings(&[
+            method_scalars: names(&[
                 "steps",
                 "peak_tip_z",
                 "final_tip_z",
@@ -90,7 +89,7 @@ impl CaseKind for CaseConfig {
                 "relative_balance_error",
                 "min_dissipated",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "dt",
                 "tolerance",
                 "static_tip_z",
@@ -99,7 +98,7 @@ impl CaseKind for CaseConfig {
                 "preload_max_patch_force",
                 "torsion_stiffness_at_lever",
             ]),
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "tip_z",
                 "tip_y",

@@ -16,7 +16,7 @@ pub mod spec;
 mod summary;
 
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::checks::{Provides, curve_difference, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
@@ -90,15 +90,14 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
-            study_scalars: strings(&[
+            study_scalars: names(&[
                 "tolerance_slope",
                 "clearance_order",
                 "friction_effect_slider_a",
                 "friction_effect_contact_force",
             ]),
-            method_scalars: strings(&[
+            method_scalars: names(&[
                 "steps",
                 "max_error_x",
                 "max_error_v",
@@ -122,8 +121,8 @@ impl CaseKind for CaseConfig {
                 "restitution_median",
                 "max_contact_imbalance",
             ]),
-            case_scalars: strings(&["omega", "clearance", "friction", "tolerance", "dt"]),
-            columns: strings(&[
+            case_scalars: names(&["omega", "clearance", "friction", "tolerance", "dt"]),
+            columns: names(&[
                 "t",
                 "phi",
                 "slider_x",

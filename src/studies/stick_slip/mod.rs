@@ -13,7 +13,7 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::checks::{Provides, curve_difference, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
@@ -86,8 +86,7 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
-        let mut method_scalars = strings(&[
+        let mut method_scalars = names(&[
             "steps",
             "min_dissipated",
             "max_balance_error",
@@ -98,7 +97,7 @@ impl CaseKind for CaseConfig {
             "max_error_x",
             "max_error_v",
         ]);
-        let mut case_scalars = strings(&["dt", "tolerance"]);
+        let mut case_scalars = names(&["dt", "tolerance"]);
         method_scalars.push("stick_threshold".into());
         let lugre = study
             .cases
@@ -106,7 +105,7 @@ impl CaseKind for CaseConfig {
             .flat_map(|c| &c.methods)
             .any(|m| run::lugre(m).is_some());
         if lugre {
-            method_scalars.extend(strings(&[
+            method_scalars.extend(names(&[
                 "dissipative_speed",
                 "peak_slip_speed",
                 "dissipative_margin",
@@ -125,7 +124,7 @@ impl CaseKind for CaseConfig {
             study_scalars: Vec::new(),
             method_scalars,
             case_scalars,
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "x",
                 "v",
@@ -138,7 +137,7 @@ impl CaseKind for CaseConfig {
                 "z",
             ]),
             tables: if referenced {
-                strings(&["exact"])
+                names(&["exact"])
             } else {
                 Vec::new()
             },

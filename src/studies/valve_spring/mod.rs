@@ -14,7 +14,7 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, curve_difference};
+use crate::harness::checks::{Provides, curve_difference, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
@@ -99,10 +99,9 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
-            study_scalars: strings(&["penalty_slope"]),
-            method_scalars: strings(&[
+            study_scalars: names(&["penalty_slope"]),
+            method_scalars: names(&[
                 "steps",
                 "peak_seat_force",
                 "max_closed_pairs",
@@ -117,7 +116,7 @@ impl CaseKind for CaseConfig {
                 "model_gap_seat_force",
                 "pointwise_error_seat_force",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "rate",
                 "f1_hz",
                 "f1_chain_hz",
@@ -129,7 +128,7 @@ impl CaseKind for CaseConfig {
                 "static_max_error",
                 "static_max_rel_error",
             ]),
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "cam_angle",
                 "lift",
@@ -139,7 +138,7 @@ impl CaseKind for CaseConfig {
                 "min_gap",
                 "energy_loss",
             ]),
-            tables: strings(&["reference", "static"]),
+            tables: names(&["reference", "static"]),
             methods: Vec::new(),
         }
     }
@@ -303,7 +302,7 @@ impl CaseKind for CaseConfig {
     }
 
     fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
-        let mut s = summary::summarize(&study.cases, &study.sweep_keys, cases);
+        let mut s = summary::summarize(&study.cases, cases);
         let baseline = (study.baseline.clone()).or_else(|| Self::default_baseline(study));
         fastest::fastest_penalty(&mut s, &study.cases, cases, baseline.as_deref());
         s

@@ -12,11 +12,7 @@ use crate::studies::shared::figures::{
 };
 use crate::studies::valve_spring::spec::CaseConfig;
 
-pub(super) fn summarize(
-    configs: &[CaseConfig],
-    _sweep_keys: &[String],
-    cases: &[CaseOutput],
-) -> StudySummary {
+pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySummary {
     let mut summary = StudySummary::default();
     penalty_slopes(&mut summary, configs, cases);
     peers(&mut summary, configs, cases);

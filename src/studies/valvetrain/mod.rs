@@ -18,7 +18,7 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::Provides;
+use crate::harness::checks::{Provides, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
@@ -84,9 +84,8 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
-            study_scalars: strings(&[
+            study_scalars: names(&[
                 "liftoff_speed_min",
                 "max_tracking_error_below_jump",
                 "min_cam_force_below_jump",
@@ -95,7 +94,7 @@ impl CaseKind for CaseConfig {
                 "speeds_above_jump",
                 "top_speed_over_liftoff",
             ]),
-            method_scalars: strings(&[
+            method_scalars: names(&[
                 "steps",
                 "liftoff",
                 "min_cam_force",
@@ -122,7 +121,7 @@ impl CaseKind for CaseConfig {
                 "error_vs_ncp_spring_seat_force",
                 "model_gap_spring_seat_force",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "analytic_jump_speed",
                 "analytic_jump_angle",
                 "rigid_mass",
@@ -133,7 +132,7 @@ impl CaseKind for CaseConfig {
                 "dt",
                 "tolerance",
             ]),
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "cam_angle",
                 "profile",
@@ -147,7 +146,7 @@ impl CaseKind for CaseConfig {
                 "spring_seat_sample",
                 "dynamic_seat_force",
             ]),
-            tables: strings(&["reference", "spectrum"]),
+            tables: names(&["reference", "spectrum"]),
             methods: Vec::new(),
         }
     }
