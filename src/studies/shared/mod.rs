@@ -5,10 +5,12 @@
 //! cam angle, and what captions name; [`valve`]: the `[spring]` and
 //! `[cam]` tables and the contact-and-stepping keys of the valve-spring
 //! and valvetrain kinds; [`seat_force`]: their seat-force error measures
-//! and the spring's quasi-static curve.
+//! and the spring's quasi-static curve; [`span`]: the step, span and
+//! sampling of the slider-crank and stick-slip kinds.
 
 pub(crate) mod figures;
 pub(crate) mod friction;
 pub(crate) mod friction_method;
 pub(crate) mod seat_force;
+pub(crate) mod span;
 pub(crate) mod valve;

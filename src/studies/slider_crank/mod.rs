@@ -209,8 +209,8 @@ impl CaseKind for CaseConfig {
             });
         };
         let (l1, l2) = (cfg.mechanism.crank_length, cfg.mechanism.rod_length);
-        let t: Vec<f64> = (0..=cfg.outputs)
-            .map(|k| k as f64 * cfg.output_interval)
+        let t: Vec<f64> = (0..=cfg.span.outputs)
+            .map(|k| k as f64 * cfg.span.output_interval)
             .collect();
         let phi: Vec<f64> = t.iter().map(|t| phi0 + omega * t).collect();
         let xva: Vec<(f64, f64, f64)> = phi
@@ -298,12 +298,12 @@ impl CaseKind for CaseConfig {
         let mut scalars = vec![
             Scalar::new(
                 "dt",
-                cfg.dt,
+                cfg.span.dt,
                 "step (initial step of the adaptive method) [s]",
             ),
             Scalar::new(
                 "tolerance",
-                cfg.tolerance,
+                cfg.span.tolerance,
                 "rtol = atol of the adaptive method [-]",
             ),
         ];
@@ -379,7 +379,7 @@ fn fine_reference(
     progress: &indicatif::ProgressBar,
 ) -> Result<ReferenceOutput, SolverError> {
     let mut fine = cfg.clone();
-    fine.tolerance = tolerance;
+    fine.span.tolerance = tolerance;
     let method = MethodConfig {
         label: "fine".into(),
         integrator: Integrator::Dopri5,

@@ -7,7 +7,7 @@ use nalgebra::{Const, DimMin};
 use crate::error::SolverError;
 use crate::harness::study::{CaseTable, MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::rk::{Dopri5, Magnitude, Rk4, Tolerances};
+use crate::integrators::rk::{Dopri5, Magnitude, Rk4};
 use crate::models::slider_crank::{Drive, JournalBearingParams};
 use crate::multibody::Mechanism;
 use crate::multibody::system::timer_overhead_ns;
@@ -133,10 +133,10 @@ impl Window {
             _ if !enabled => f64::INFINITY,
             (Joint::Ideal, _) => f64::INFINITY,
             (_, Drive::ConstantSpeed { omega, .. }) if omega != 0.0 => {
-                cfg.t_end - std::f64::consts::TAU / omega.abs()
+                cfg.span.t_end - std::f64::consts::TAU / omega.abs()
             }
             (_, Drive::Free { omega0, .. }) if omega0 != 0.0 => {
-                cfg.t_end - 2.0 * std::f64::consts::TAU / omega0.abs()
+                cfg.span.t_end - 2.0 * std::f64::consts::TAU / omega0.abs()
             }
             _ => f64::INFINITY,
         };
@@ -223,7 +223,7 @@ where
     let mut y = [0.0f64; 18];
     y[..9].copy_from_slice(&q0);
     y[9..].copy_from_slice(&qd0);
-    progress.set_length(cfg.outputs as u64);
+    progress.set_length(cfg.span.outputs as u64);
     let mut samples = Samples::default();
     mech.start(0.0, &q0, &qd0);
     record_sample(&mech, cfg, &mut samples, 0.0, &y).map_err(&fail)?;
@@ -447,7 +447,7 @@ struct Recorders<'a> {
 }
 
 /// Fixed steps (RK4 with located switches, or the fixed Dormand-Prince
-/// formula) of `cfg.dt` rounded to the output grid.
+/// formula) of `cfg.span.dt` rounded to the output grid.
 fn integrate_fixed<const R: usize, const NR: usize>(
     mech: &Mechanism<9, R, NR>,
     cfg: &CaseConfig,
@@ -460,9 +460,9 @@ where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
 {
     let mut counts = Counts::default();
-    let per_output = (cfg.output_interval / cfg.dt).round() as usize;
-    let total = per_output * cfg.outputs;
-    let h = cfg.t_end / total as f64;
+    let per_output = (cfg.span.output_interval / cfg.span.dt).round() as usize;
+    let total = per_output * cfg.span.outputs;
+    let h = cfg.span.t_end / total as f64;
     let mut rk4 = Rk4::new(18);
     let mut dp = Dopri5::new(18);
     for k in 0..total {
@@ -507,7 +507,7 @@ where
     Ok(counts)
 }
 
-/// Adaptive Dormand-Prince at `cfg.tolerance` with dense output on the
+/// Adaptive Dormand-Prince at `cfg.span.tolerance` with dense output on the
 /// output grid.
 fn integrate_adaptive<const R: usize, const NR: usize>(
     mech: &Mechanism<9, R, NR>,
@@ -521,13 +521,6 @@ where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
 {
     let mut dp = Dopri5::with_magnitudes(error_magnitudes(q0));
-    let tol = Tolerances {
-        rtol: cfg.tolerance,
-        atol: cfg.tolerance,
-    };
-    let times: Vec<f64> = (1..=cfg.outputs)
-        .map(|k| k as f64 * cfg.output_interval)
-        .collect();
     let mut failure = None;
     let Recorders {
         samples,
@@ -549,19 +542,8 @@ where
         window.record(mech, cfg, t, y);
         changed
     };
-    dp.integrate(
-        mech,
-        0.0,
-        cfg.t_end,
-        y,
-        cfg.dt,
-        tol,
-        cfg.max_steps,
-        &times,
-        &mut on_output,
-        &mut on_accept,
-    )
-    .map_err(|e| e.to_string())?;
+    cfg.span
+        .dopri5(&mut dp, mech, y, &mut on_output, &mut on_accept)?;
     if let Some(e) = failure {
         return Err(e);
     }

@@ -75,7 +75,7 @@ fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> 
     let e = out.scalar("max_error_v")?;
     let plan = cfg.methods.iter().find(|p| p.label == label)?;
     let tolerance = (plan.integrator == Integrator::Dopri5)
-        .then_some((cfg.tolerance, cfg.unresolved_per_tolerance));
+        .then_some((cfg.span.tolerance, cfg.unresolved_per_tolerance));
     unresolved(e, out.scalar("max_error_v_scale"), tolerance)
         .is_none()
         .then_some(e)
@@ -97,9 +97,9 @@ fn method_point(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<(f64, f
     let m = o.method(label)?;
     let plan = cfg.methods.iter().find(|p| p.label == label)?;
     let value = if plan.integrator == Integrator::Dopri5 {
-        cfg.tolerance
+        cfg.span.tolerance
     } else {
-        cfg.dt
+        cfg.span.dt
     };
     Some((value, resolved_error(cfg, o, label)?, m.timing()?.cpu_s))
 }
@@ -143,13 +143,13 @@ fn tolerance_slopes(
             };
             match lines.iter_mut().find(|l| l.0 == m.label() && l.1 == g) {
                 Some(l) => {
-                    l.2.push(cfg.tolerance);
+                    l.2.push(cfg.span.tolerance);
                     l.3.push(e);
                 }
                 None => lines.push((
                     m.label().to_string(),
                     g.clone(),
-                    vec![cfg.tolerance],
+                    vec![cfg.span.tolerance],
                     vec![e],
                 )),
             }

@@ -200,7 +200,7 @@ impl CaseKind for CaseConfig {
         };
         // A cycle has four phases at most; bound the phase changes by the
         // number of half periods of the slip oscillation plus the sticks.
-        let half_periods = cfg.t_end * cfg.belt.omega() / std::f64::consts::PI;
+        let half_periods = cfg.span.t_end * cfg.belt.omega() / std::f64::consts::PI;
         let bound = (8.0 * half_periods + 64.0).min(1e7) as usize;
         let motion = coulomb_exact(
             cfg.belt,
@@ -208,12 +208,12 @@ impl CaseKind for CaseConfig {
             kinetic_coefficient,
             cfg.x0,
             cfg.v0,
-            cfg.t_end,
+            cfg.span.t_end,
             bound,
         )
         .map_err(|e| fail(e.to_string()))?;
-        let t: Vec<f64> = (0..=cfg.outputs)
-            .map(|k| k as f64 * cfg.output_interval)
+        let t: Vec<f64> = (0..=cfg.span.outputs)
+            .map(|k| k as f64 * cfg.span.output_interval)
             .collect();
         let states: Vec<_> = t.iter().map(|&t| motion.state(t)).collect();
         let vb = cfg.belt.belt_speed;
@@ -344,7 +344,7 @@ impl CaseKind for CaseConfig {
                     if cfg.methods[m_index(&cfg.methods, &label)].integrator != Integrator::Dopri5 {
                         out.scalars.push(Scalar::new(
                             "cycle_error_steps",
-                            error / cfg.dt,
+                            error / cfg.span.dt,
                             "cycle_error / dt [-]: a fixed-step method locates each onset within a step, so at most about 1",
                         ));
                     }
@@ -352,8 +352,8 @@ impl CaseKind for CaseConfig {
             }
         }
         Ok(vec![
-            Scalar::new("dt", cfg.dt, "step (initial step of dopri5) [s]"),
-            Scalar::new("tolerance", cfg.tolerance, "rtol = atol of dopri5 [-]"),
+            Scalar::new("dt", cfg.span.dt, "step (initial step of dopri5) [s]"),
+            Scalar::new("tolerance", cfg.span.tolerance, "rtol = atol of dopri5 [-]"),
         ])
     }
 

@@ -15,7 +15,7 @@ use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
 use crate::integrators::moreau::{MoreauState, MoreauStepper, THETA};
-use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
+use crate::integrators::rk::{Dopri5, Rk4};
 use crate::models::belt::Belt;
 use crate::problem::FirstOrderOde;
 use crate::studies::shared::friction::FrictionSpec;
@@ -291,13 +291,6 @@ fn ode_loop(
         return Ok(());
     }
     let mut dp = Dopri5::new(ode.dim());
-    let times: Vec<f64> = (1..=cfg.outputs)
-        .map(|k| k as f64 * cfg.output_interval)
-        .collect();
-    let tol = Tolerances {
-        rtol: cfg.tolerance,
-        atol: cfg.tolerance,
-    };
     let mut on_output = |t: f64, y: &[f64]| {
         record(samples, t, y);
         progress.inc(1);
@@ -306,19 +299,8 @@ fn ode_loop(
         watch(tally, tracker, t, y);
         false
     };
-    dp.integrate(
-        &ode,
-        0.0,
-        cfg.t_end,
-        &mut y,
-        cfg.dt,
-        tol,
-        cfg.max_steps,
-        &times,
-        &mut on_output,
-        &mut on_accept,
-    )
-    .map_err(|e| e.to_string())?;
+    cfg.span
+        .dopri5(&mut dp, &ode, &mut y, &mut on_output, &mut on_accept)?;
     tally.steps = dp.stats.accepted;
     tally.rejected = dp.stats.rejected;
     tally.evaluations = dp.stats.evaluations;
@@ -343,15 +325,15 @@ pub fn run_method(
         tally: Tally::default(),
         tracker: CycleTracker::new(threshold, confirm),
     };
-    progress.set_length(cfg.outputs as u64);
+    progress.set_length(cfg.span.outputs as u64);
     let e0 = belt.energy(cfg.x0, cfg.v0);
     rec.samples
         .push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
     rec.tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
-    let per_output = ((cfg.output_interval / cfg.dt).round() as usize).max(1);
-    let total = per_output * cfg.outputs;
+    let per_output = ((cfg.span.output_interval / cfg.span.dt).round() as usize).max(1);
+    let total = per_output * cfg.span.outputs;
     let grid = Grid {
-        h: cfg.t_end / total as f64,
+        h: cfg.span.t_end / total as f64,
         total,
         per_output,
         e0,

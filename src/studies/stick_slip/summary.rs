@@ -35,8 +35,8 @@ fn finest<'a>(
     cases: &'a [CaseOutput],
 ) -> Option<(&'a CaseConfig, &'a CaseOutput)> {
     configs.iter().zip(cases).min_by(|a, b| {
-        (a.0.dt, a.0.tolerance)
-            .partial_cmp(&(b.0.dt, b.0.tolerance))
+        (a.0.span.dt, a.0.span.tolerance)
+            .partial_cmp(&(b.0.span.dt, b.0.span.tolerance))
             .unwrap_or(std::cmp::Ordering::Equal)
     })
 }
