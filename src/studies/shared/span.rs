@@ -1,6 +1,7 @@
 //! The span of a run integrated to output times (`slider-crank`,
 //! `stick-slip`): its step, final time, error-control tolerance, output
-//! interval and count, and step bound; its Dormand-Prince run.
+//! interval and count, and step bound; its Dormand-Prince run and what an
+//! explicit integrator counts over it.
 
 use crate::integrators::rk::{Dopri5, Tolerances};
 use crate::problem::ode::FirstOrderOde;
@@ -82,5 +83,36 @@ impl Span {
         )
         .map(|_| ())
         .map_err(|e| e.to_string())
+    }
+}
+
+/// What an explicit integrator counted over a run.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct StepCounts {
+    /// Accepted steps.
+    pub accepted: usize,
+    /// Steps the error control rejected.
+    pub rejected: usize,
+    /// Right-hand-side evaluations.
+    pub evaluations: usize,
+}
+
+impl StepCounts {
+    /// Those of `dp`'s run.
+    pub fn of(dp: &Dopri5) -> Self {
+        StepCounts {
+            accepted: dp.stats.accepted,
+            rejected: dp.stats.rejected,
+            evaluations: dp.stats.evaluations,
+        }
+    }
+
+    /// As the run's counters `steps`, `rejected_steps`, `rhs_evaluations`.
+    pub fn counters(&self) -> Vec<(String, f64)> {
+        vec![
+            ("steps".into(), self.accepted as f64),
+            ("rejected_steps".into(), self.rejected as f64),
+            ("rhs_evaluations".into(), self.evaluations as f64),
+        ]
     }
 }

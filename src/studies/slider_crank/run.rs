@@ -11,6 +11,7 @@ use crate::integrators::rk::{Dopri5, Magnitude, Rk4};
 use crate::models::slider_crank::{Drive, JournalBearingParams};
 use crate::multibody::Mechanism;
 use crate::multibody::system::timer_overhead_ns;
+use crate::studies::shared::span::StepCounts;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, MethodConfig};
 
 /// What Dormand-Prince's relative tolerance is taken of, per component of
@@ -104,9 +105,7 @@ impl Samples {
 /// The counters of one integration.
 #[derive(Default)]
 struct Counts {
-    steps: usize,
-    rejected: usize,
-    evaluations: usize,
+    steps: StepCounts,
     switches: usize,
 }
 
@@ -252,7 +251,7 @@ where
     // stat, never into the (reproducible) summary.
     let mut scalars = vec![Scalar::new(
         "steps",
-        counts.steps as f64,
+        counts.steps.accepted as f64,
         "accepted time steps",
     )];
     scalars.extend(motion_scalars(cfg, &samples));
@@ -260,16 +259,13 @@ where
     if let Joint::Clearance(params) = cfg.joint {
         scalars.extend(contact_scalars(&mech, &params, &samples, extremes.get()));
     }
+    let mut counters = counts.steps.counters();
+    counters.push(("located_switches".into(), counts.switches as f64));
     Ok(MethodOutput {
         series: samples.table(),
         tables,
         scalars,
-        counters: vec![
-            ("steps".into(), counts.steps as f64),
-            ("rejected_steps".into(), counts.rejected as f64),
-            ("rhs_evaluations".into(), counts.evaluations as f64),
-            ("located_switches".into(), counts.switches as f64),
-        ],
+        counters,
         stats: vec![("constraint_share".into(), constraint / total)],
     })
 }
@@ -479,7 +475,7 @@ where
                     out.window.record(mech, cfg, t, y);
                 };
                 let (n, s) = rk4.step_located(mech, t, h, y, &mut on_switch);
-                counts.evaluations += n;
+                counts.steps.evaluations += n;
                 counts.switches += s;
             }
             _ => {
@@ -491,7 +487,7 @@ where
             dp.reset();
         }
         observe(mech, out.extremes, y);
-        counts.steps += 1;
+        counts.steps.accepted += 1;
         if !y.iter().all(|v| v.is_finite()) {
             return Err(format!("the state is not finite at t = {}", t + h));
         }
@@ -502,7 +498,7 @@ where
         }
     }
     if method.integrator == Integrator::Dopri5Fixed {
-        counts.evaluations = dp.stats.evaluations;
+        counts.steps.evaluations = dp.stats.evaluations;
     }
     Ok(counts)
 }
@@ -548,9 +544,7 @@ where
         return Err(e);
     }
     Ok(Counts {
-        steps: dp.stats.accepted,
-        rejected: dp.stats.rejected,
-        evaluations: dp.stats.evaluations,
+        steps: StepCounts::of(&dp),
         switches: dp.stats.switches,
     })
 }

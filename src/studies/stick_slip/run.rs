@@ -19,6 +19,7 @@ use crate::integrators::rk::{Dopri5, Rk4};
 use crate::models::belt::Belt;
 use crate::problem::FirstOrderOde;
 use crate::studies::shared::friction::FrictionSpec;
+use crate::studies::shared::span::StepCounts;
 use crate::studies::stick_slip::cycles::CycleTracker;
 use crate::studies::stick_slip::spec::{CaseConfig, Integrator, MethodConfig};
 
@@ -162,9 +163,7 @@ impl Samples {
 /// What the loop of a method measured besides the samples.
 #[derive(Default)]
 struct Tally {
-    steps: usize,
-    rejected: usize,
-    evaluations: usize,
+    steps: StepCounts,
     stick_steps: usize,
     newton: usize,
     min_dissipated: f64,
@@ -216,7 +215,7 @@ fn moreau_loop(
         let v_mid = (1.0 - THETA) * v_start + THETA * v;
         w += impulse * vb;
         d -= impulse * (v_mid - vb);
-        tally.steps += 1;
+        tally.steps.accepted += 1;
         tally.stick_steps += stepper.stuck(0) as usize;
         tally.newton += step.newton_iterations;
         tally.min_dissipated = tally.min_dissipated.min(d);
@@ -276,8 +275,8 @@ fn ode_loop(
         for k in 0..grid.total {
             crate::deadline::check();
             rk4.step(&ode, k as f64 * h, h, &mut y);
-            tally.steps += 1;
-            tally.evaluations += 4;
+            tally.steps.accepted += 1;
+            tally.steps.evaluations += 4;
             let t = (k + 1) as f64 * h;
             if !y.iter().all(|v| v.is_finite()) {
                 return Err(format!("the state is not finite at t = {t}"));
@@ -301,9 +300,7 @@ fn ode_loop(
     };
     cfg.span
         .dopri5(&mut dp, &ode, &mut y, &mut on_output, &mut on_accept)?;
-    tally.steps = dp.stats.accepted;
-    tally.rejected = dp.stats.rejected;
-    tally.evaluations = dp.stats.evaluations;
+    tally.steps = StepCounts::of(&dp);
     Ok(())
 }
 
@@ -359,7 +356,11 @@ pub fn run_method(
         samples.friction[0] = samples.friction.get(1).copied().unwrap_or(0.0);
     }
     let mut scalars = vec![
-        Scalar::new("steps", tally.steps as f64, "accepted time steps [-]"),
+        Scalar::new(
+            "steps",
+            tally.steps.accepted as f64,
+            "accepted time steps [-]",
+        ),
         Scalar::new(
             "min_dissipated",
             tally.min_dissipated,
@@ -414,18 +415,17 @@ pub fn run_method(
     if let Some(c) = tracker.last_cycle() {
         scalars.extend(cycle_scalars("", &c));
     }
+    let mut counters = tally.steps.counters();
+    counters.extend([
+        ("stick_steps".into(), tally.stick_steps as f64),
+        ("newton_iterations".into(), tally.newton as f64),
+    ]);
     let stats = Vec::new();
     Ok(MethodOutput {
         series: samples.table(),
         tables: Vec::new(),
         scalars,
-        counters: vec![
-            ("steps".into(), tally.steps as f64),
-            ("rejected_steps".into(), tally.rejected as f64),
-            ("rhs_evaluations".into(), tally.evaluations as f64),
-            ("stick_steps".into(), tally.stick_steps as f64),
-            ("newton_iterations".into(), tally.newton as f64),
-        ],
+        counters,
         stats,
     })
 }
