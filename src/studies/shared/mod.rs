@@ -6,11 +6,13 @@
 //! `[cam]` tables and the contact-and-stepping keys of the valve-spring
 //! and valvetrain kinds; [`seat_force`]: their seat-force error measures
 //! and the spring's quasi-static curve; [`span`]: the step, span and
-//! sampling of the slider-crank and stick-slip kinds.
+//! sampling of the slider-crank and stick-slip kinds; [`slope`]: a
+//! method's log-log slope over the cases as a study scalar.
 
 pub(crate) mod figures;
 pub(crate) mod friction;
 pub(crate) mod friction_method;
 pub(crate) mod seat_force;
+pub(crate) mod slope;
 pub(crate) mod span;
 pub(crate) mod valve;

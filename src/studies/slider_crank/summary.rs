@@ -9,11 +9,12 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::{SpeedupRange, SpeedupRow};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
 use crate::harness::sweep::{
-    Converged, converged_range, converged_speedups, equal_accuracy_speedups, orders, unresolved,
+    Converged, converged_range, converged_speedups, equal_accuracy_speedups, unresolved,
 };
 use crate::harness::timing::median;
 use crate::models::slider_crank::Drive;
 use crate::studies::shared::figures::method_labels;
+use crate::studies::shared::slope::method_slope;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
 
 pub(super) fn summarize(
@@ -156,17 +157,11 @@ fn tolerance_slopes(
         }
     }
     for (label, g, tol, err) in lines {
-        if let Some((slope, _)) = orders(&tol, &err) {
-            summary.scalars.push(StudyScalar {
-                scalar: Scalar::new(
-                    "tolerance_slope",
-                    slope,
-                    format!("least-squares slope of log(max_error_v) against log(tolerance), {label}: 1 when the error tracks the tolerance"),
-                ),
-                method: Some(label),
-                group: g,
-            });
-        }
+        let doc = format!(
+            "least-squares slope of log(max_error_v) against log(tolerance), {label}: 1 when the error tracks the tolerance"
+        );
+        let slope = method_slope("tolerance_slope", (&tol, &err), doc, (&label, g));
+        summary.scalars.extend(slope);
     }
 }
 
@@ -203,16 +198,12 @@ fn clearance_orders(
     }
     let mut series = Vec::new();
     for (label, g, c, e) in lines {
-        if let Some((order, _)) = orders(&c, &e) {
-            summary.scalars.push(StudyScalar {
-                scalar: Scalar::new(
-                    "clearance_order",
-                    order,
-                    format!("least-squares slope of log(max_error_v) against log(clearance), {label}: the rate at which the contact joint approaches the ideal one"),
-                ),
-                method: Some(label.clone()),
-                group: g,
-            });
+        let doc = format!(
+            "least-squares slope of log(max_error_v) against log(clearance), {label}: the rate at which the contact joint approaches the ideal one"
+        );
+        if let Some(s) = method_slope("clearance_order", (&c, &e), doc, (&label, g)) {
+            let order = s.scalar.value;
+            summary.scalars.push(s);
             let mut pts: Vec<(f64, f64)> = c.into_iter().zip(e).collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (c, e): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();

@@ -4,12 +4,13 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::SpeedupRow;
-use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::{equal_accuracy_speedups, orders};
+use crate::harness::study::{CaseOutput, StudySummary};
+use crate::harness::sweep::equal_accuracy_speedups;
 use crate::integrators::bdf_contact::ContactModel;
 use crate::studies::shared::figures::{
     CamCurves, against_cam_angle, case_text, count_word, method_labels,
 };
+use crate::studies::shared::slope::method_slope;
 use crate::studies::valve_spring::spec::CaseConfig;
 
 pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySummary {
@@ -121,17 +122,11 @@ fn penalty_slopes(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[C
         if k.len() < 3 || !distinct {
             continue;
         }
-        if let Some((slope, _)) = orders(&k, &e) {
-            summary.scalars.push(StudyScalar {
-                scalar: Scalar::new(
-                    "penalty_slope",
-                    slope,
-                    format!("least-squares slope of log(model_gap_seat_force) against log(penalty stiffness), {label}: negative when the converged penalty answer approaches the converged NCP one"),
-                ),
-                method: Some(label),
-                group: String::new(),
-            });
-        }
+        let doc = format!(
+            "least-squares slope of log(model_gap_seat_force) against log(penalty stiffness), {label}: negative when the converged penalty answer approaches the converged NCP one"
+        );
+        let slope = method_slope("penalty_slope", (&k, &e), doc, (&label, String::new()));
+        summary.scalars.extend(slope);
     }
 }
 
