@@ -138,6 +138,15 @@ pub(crate) use described_methods;
 /// What a method run or a reference returns.
 pub type Run<T> = Result<T, SolverError>;
 
+/// What a case's runs leave for [`CaseKind::finish`]: the reference, if
+/// the case has one, and the methods' results in plan order.
+pub struct Finished<'a> {
+    /// The case's reference.
+    pub reference: Option<&'a ReferenceOutput>,
+    /// The methods' results.
+    pub methods: &'a mut [MethodResult],
+}
+
 /// The progress bar a run may advance.
 pub type Progress = indicatif::ProgressBar;
 
@@ -205,11 +214,7 @@ pub trait CaseKind: CaseMethods + Send + Sync + Sized {
 
     /// Adds to each successful method its scalars against the reference;
     /// returns further case scalars.
-    fn finish(
-        &self,
-        _reference: Option<&ReferenceOutput>,
-        _runs: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, _done: Finished) -> Run<Vec<Scalar>> {
         Ok(Vec::new())
     }
 
@@ -286,7 +291,7 @@ impl<C: CaseKind> Study for Cases<C> {
         reference: Option<&ReferenceOutput>,
         methods: &mut [MethodResult],
     ) -> Run<Vec<Scalar>> {
-        self.cases[case].finish(reference, methods)
+        self.cases[case].finish(Finished { reference, methods })
     }
 
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary {

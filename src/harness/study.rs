@@ -193,6 +193,18 @@ pub struct ReferenceOutput {
     pub timings: Vec<Timing>,
 }
 
+impl ReferenceOutput {
+    /// The table `what`.
+    pub fn table(&self, what: &str) -> Option<&CaseTable> {
+        self.tables.iter().find(|t| t.what == what)
+    }
+
+    /// The case scalar `name`.
+    pub fn scalar(&self, name: &str) -> Option<f64> {
+        find_scalar(&self.scalars, name)
+    }
+}
+
 /// One coordinate of a case in the sweeps: `key` took `value`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Coord {

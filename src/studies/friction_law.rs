@@ -6,14 +6,14 @@
 
 use crate::contact::friction::LawClass;
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::Provides;
+use crate::harness::checks::{Provides, names};
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::kind::{CaseKind, Cases, Progress, Run};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::harness::sweep::label::short;
 use crate::harness::table::Table;
 use crate::studies::keys::KeyCtx as Ctx;
-use crate::studies::shared::figures::count_word;
+use crate::studies::shared::figures::{count_word, succeeded};
 use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
 
 use serde::Deserialize;
@@ -255,12 +255,11 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: Vec::new(),
-            method_scalars: strings(&["static", "peak", "peak_speed", "at_compare"]),
+            method_scalars: names(&["static", "peak", "peak_speed", "at_compare"]),
             case_scalars: Vec::new(),
-            columns: strings(&["v", "coefficient"]),
+            columns: names(&["v", "coefficient"]),
             tables: Vec::new(),
             methods: Vec::new(),
         }
@@ -316,12 +315,7 @@ impl CaseKind for CaseConfig {
             return summary;
         };
         let (series, over) = figure_series(cfg, o);
-        let laws: Vec<&str> = o
-            .methods
-            .iter()
-            .filter(|m| m.output().is_some())
-            .map(|m| m.label())
-            .collect();
+        let laws = succeeded(o);
         let (from, to) = (
             cfg.speeds.first().copied().unwrap_or(0.0),
             cfg.speeds.last().copied().unwrap_or(0.0),

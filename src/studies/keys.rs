@@ -15,6 +15,20 @@ use crate::harness::study::Study;
 /// useful time.
 pub(crate) const MIN_TOLERANCE: f64 = 1e-14;
 
+/// `items`, each between `quote`s, joined by ", ".
+pub(crate) fn quoted(items: &[&str], quote: char) -> String {
+    items
+        .iter()
+        .map(|k| format!("{quote}{k}{quote}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What an input error allows of a name: `one of "a", "b"`.
+pub(crate) fn one_of(names: &[&str]) -> String {
+    format!("one of {}", quoted(names, '"'))
+}
+
 /// Every case of `spec` validated by `parse`, with the swept keys.
 pub(crate) fn parse_cases<T>(
     spec: &StudySpec,
@@ -126,6 +140,52 @@ impl KeyCtx<'_> {
         } else {
             Err(self.err(key, v, "a finite number > 0"))
         }
+    }
+
+    /// `v` if above `bound` (a bound of the same key's range that another
+    /// key sets), else the error `expected`.
+    pub fn above(
+        &self,
+        key: &str,
+        v: f64,
+        bound: f64,
+        expected: impl Into<String>,
+    ) -> Result<f64, InputError> {
+        if v > bound {
+            Ok(v)
+        } else {
+            Err(self.err(key, v, expected))
+        }
+    }
+
+    /// Two positive keys `(key, value)`, the second above the first (a
+    /// coil's diameter and its wire's, a bracket's ends): else the
+    /// error `expected(first)` on the second.
+    pub fn positive_ordered(
+        &self,
+        (low_key, low): (&str, f64),
+        (high_key, high): (&str, f64),
+        expected: impl Fn(f64) -> String,
+    ) -> Result<(f64, f64), InputError> {
+        let low = self.positive(low_key, low)?;
+        let high = self.positive(high_key, high)?;
+        Ok((low, self.above(high_key, high, low, expected(low))?))
+    }
+
+    /// `integrator.output_interval`: `default` when absent, else a
+    /// positive number; at most 1e6 outputs over `t_end`.
+    pub fn output_interval(
+        &self,
+        v: Option<f64>,
+        t_end: f64,
+        default: f64,
+    ) -> Result<f64, InputError> {
+        let key = "integrator.output_interval";
+        let h = v.map_or(Ok(default), |h| self.positive(key, h))?;
+        if t_end / h > 1e6 {
+            return Err(self.err(key, h, "at most 1e6 outputs"));
+        }
+        Ok(h)
     }
 
     /// The case table deserialized into the kind's TOML structs (unknown

@@ -283,6 +283,11 @@ pub struct Provides {
     pub methods: Vec<String>,
 }
 
+/// `v` as owned names (the lists of a [`Provides`]).
+pub fn names(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
 fn known(names: &[String], name: &str) -> bool {
     names.iter().any(|p| p == name || name_matches(p, name))
 }

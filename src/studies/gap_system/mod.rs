@@ -20,11 +20,11 @@ mod spectral;
 mod summary;
 
 use crate::error::InputError;
-use crate::harness::checks::Provides;
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::checks::{Provides, names};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
-    CaseOutput, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study, StudySummary,
+    CaseOutput, Measures, MethodOutput, ReferenceOutput, Scalar, Study, StudySummary,
 };
 
 use spec::CaseConfig;
@@ -107,10 +107,9 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
-            study_scalars: strings(&["peak_omega", "exact_peak_omega", "bilinear_frequency"]),
-            method_scalars: strings(&[
+            study_scalars: names(&["peak_omega", "exact_peak_omega", "bilinear_frequency"]),
+            method_scalars: names(&[
                 "steps",
                 "max_active",
                 "iterations_per_step",
@@ -132,7 +131,7 @@ impl CaseKind for CaseConfig {
                 "spectral_radius",
                 "max_residual",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "dt",
                 "omega",
                 "alpha_b",
@@ -146,10 +145,10 @@ impl CaseKind for CaseConfig {
                 "exact_multiplier",
                 "exact_stable",
             ]),
-            columns: strings(&["t", "x*", "v*", "f*", "x_max_all", "x_min_all", "active"]),
+            columns: names(&["t", "x*", "v*", "f*", "x_max_all", "x_min_all", "active"]),
             // Checks against `exact` are refused at load when no case has it.
             tables: if study.cases.iter().any(|c| c.exact) {
-                strings(&["exact"])
+                names(&["exact"])
             } else {
                 Vec::new()
             },
@@ -202,11 +201,7 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         let mut scalars = vec![
             Scalar::new("dt", cfg.dt, "time step [s]"),

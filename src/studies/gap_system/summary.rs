@@ -7,6 +7,7 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::harness::sweep::label::{coords_text, short, with_unit};
 use crate::studies::gap_system::spec::CaseConfig;
+use crate::studies::shared::figures::method_labels;
 
 /// Largest n for which every DOF's time response is drawn.
 const MAX_DOFS_DRAWN: usize = 6;
@@ -103,19 +104,6 @@ fn points(
     pts.into_iter().unzip()
 }
 
-/// The method labels of the cases, in order of first appearance.
-fn labels(all: &[(&CaseConfig, &CaseOutput)]) -> Vec<String> {
-    let mut labels: Vec<String> = Vec::new();
-    for (_, o) in all {
-        for m in &o.methods {
-            if !labels.iter().any(|l| l == m.label()) {
-                labels.push(m.label().to_string());
-            }
-        }
-    }
-    labels
-}
-
 /// The output of method `label` in case `o`, if it ran and succeeded.
 fn output<'a>(o: &'a CaseOutput, label: &str) -> Option<&'a MethodOutput> {
     o.method(label)?.output()
@@ -149,7 +137,7 @@ fn frequency_response(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutp
             Series::new("exact periodic orbit: min x0", &wx, &ex_min, Style::Dashed).grouped(0),
         );
     }
-    for (k, label) in labels(all).iter().enumerate() {
+    for (k, label) in method_labels(all.iter().map(|a| a.1)).iter().enumerate() {
         let (w, mx) = points(all, omega, |o| output(o, label)?.scalar("x0_max"));
         let (_, mn) = points(all, omega, |o| output(o, label)?.scalar("x0_min"));
         series
@@ -207,7 +195,7 @@ fn frequency_response(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutp
         1 => format!("gap {}", gaps[0]),
         _ => format!("gaps {}", gaps.join(", ")),
     };
-    let methods = labels(all);
+    let methods = method_labels(all.iter().map(|a| a.1));
     let exact = if wx.is_empty() {
         "no exact periodic orbit is drawn (the cases have none)".to_string()
     } else {
@@ -397,7 +385,7 @@ fn scaling(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
     let mut time_series = Vec::new();
     let mut iteration_series = Vec::new();
     let mut notes = Vec::new();
-    let methods = labels(all);
+    let methods = method_labels(all.iter().map(|a| a.1));
     let sizes = all.iter().map(|(c, _)| c.system.dofs() as f64);
     let (n_min, n_max) = (
         sizes.clone().fold(f64::INFINITY, f64::min),

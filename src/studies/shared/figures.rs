@@ -1,10 +1,86 @@
 //! Figures more than one kind draws: the cost of a regularised law against
-//! its swept regularisation key (`stick-slip`, `shrouded-blades`).
+//! its swept regularisation key (`stick-slip`, `shrouded-blades`), a
+//! column against the cam angle with the fine reference (the valve
+//! kinds); and what captions name: methods, cases, counts.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::report::sig;
 use crate::harness::study::{CaseOutput, StudySummary};
-use crate::harness::sweep::label::{short, unit_of};
+use crate::harness::sweep::label::{coords_text, short, unit_of};
+
+/// The method labels of `cases`, in order of first appearance.
+pub(crate) fn method_labels<'a>(cases: impl IntoIterator<Item = &'a CaseOutput>) -> Vec<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for o in cases {
+        for m in &o.methods {
+            if !labels.iter().any(|l| l == m.label()) {
+                labels.push(m.label().to_string());
+            }
+        }
+    }
+    labels
+}
+
+/// The labels of the methods of case `o` that succeeded, in order.
+pub(crate) fn succeeded(o: &CaseOutput) -> Vec<&str> {
+    o.methods
+        .iter()
+        .filter(|m| m.output().is_some())
+        .map(|m| m.label())
+        .collect()
+}
+
+/// The case a per-case figure draws: its swept values with units, or its
+/// name without sweeps.
+pub(crate) fn case_text(o: &CaseOutput) -> String {
+    if o.coords.is_empty() {
+        o.name.clone()
+    } else {
+        coords_text(&o.coords)
+    }
+}
+
+/// Curves of one column of a case against the cam angle.
+pub(crate) struct CamCurves<'a> {
+    /// The fine NCP reference (dashed, first) and each method's curve.
+    pub series: Vec<Series>,
+    /// The labels of the methods drawn.
+    pub methods: Vec<&'a str>,
+    /// The caption's words on the reference ("" when not drawn).
+    pub reference: &'static str,
+}
+
+/// `column` against `cam_angle` in case `o`: its `reference` table dashed
+/// (when `with_reference` and the table has the column), then every
+/// method that wrote the column.
+pub(crate) fn against_cam_angle<'a>(
+    o: &'a CaseOutput,
+    column: &str,
+    with_reference: bool,
+) -> CamCurves<'a> {
+    let mut series = Vec::new();
+    let mut reference = "";
+    if with_reference
+        && let Some(r) = o.table("reference")
+        && let (Some(a), Some(y)) = (r.table.values("cam_angle"), r.table.values(column))
+    {
+        series.push(Series::new("fine NCP reference", a, y, Style::Dashed));
+        reference = ", and dashed the fine NCP reference";
+    }
+    let mut methods: Vec<&str> = Vec::new();
+    for m in &o.methods {
+        let Some(out) = m.output() else { continue };
+        if let (Some(a), Some(y)) = (out.series.values("cam_angle"), out.series.values(column)) {
+            series.push(Series::new(m.label(), a, y, Style::Line));
+            methods.push(m.label());
+        }
+    }
+    CamCurves {
+        series,
+        methods,
+        reference,
+    }
+}
 
 /// `n` as a word for a caption ("three laws"), digits above ten.
 pub(crate) fn count_word(n: usize) -> String {

@@ -114,11 +114,7 @@ fn unused(
                 v,
                 format!(
                     "no `{key}` with law = \"{law}\": its keys are {}",
-                    allowed
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    crate::studies::keys::quoted(allowed, '`')
                 ),
             ));
         }
@@ -286,7 +282,7 @@ pub(crate) fn law(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<FrictionSpec, In
             return Err(ctx.err(
                 &key("law"),
                 format!("\"{other}\""),
-                format!("one of {}", LAWS.map(|m| format!("\"{m}\"")).join(", ")),
+                crate::studies::keys::one_of(&LAWS),
             ));
         }
     };

@@ -42,7 +42,7 @@ impl Integrator {
             other => Err(ctx.err(
                 &format!("{at}.method"),
                 format!("\"{other}\""),
-                format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+                crate::studies::keys::one_of(&METHODS),
             )),
         }
     }

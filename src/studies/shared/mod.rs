@@ -1,13 +1,18 @@
 //! Spec tables and summaries that more than one kind takes: a kind imports
 //! these, never another kind. [`friction`]: the `[friction]` table (a law
 //! and its parameters); [`figures`]: the cost-against-regularisation figure
-//! of the kinds with regularised laws; [`valve`]: the `[spring]` and
+//! of the kinds with regularised laws, the valve kinds' curves against the
+//! cam angle, and what captions name; [`valve`]: the `[spring]` and
 //! `[cam]` tables and the contact-and-stepping keys of the valve-spring
 //! and valvetrain kinds; [`seat_force`]: their seat-force error measures
-//! and the spring's quasi-static curve.
+//! and the spring's quasi-static curve; [`span`]: the step, span and
+//! sampling of the slider-crank and stick-slip kinds; [`slope`]: a
+//! method's log-log slope over the cases as a study scalar.
 
 pub(crate) mod figures;
 pub(crate) mod friction;
 pub(crate) mod friction_method;
 pub(crate) mod seat_force;
+pub(crate) mod slope;
+pub(crate) mod span;
 pub(crate) mod valve;

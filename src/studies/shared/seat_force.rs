@@ -2,14 +2,15 @@
 //! it from here, neither from the other): the seat force's means over
 //! output intervals and windows, the like-for-like errors against each
 //! method's own converged reference (the fine NCP run, or the same penalty
-//! model converged: `<case>.reference-<label>.csv`), and the spring's
-//! quasi-static force-deflection curve (Lemke on the contact LCP).
+//! model converged: `<case>.reference-<label>.csv`), the measures the
+//! harness's work-precision takes from them, and the spring's quasi-static
+//! force-deflection curve (Lemke on the contact LCP).
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::harness::study::Scalar;
+use crate::harness::study::{Measures, ReferenceOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::bdf_contact::ContactModel;
+use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::lcp::Lcp;
 use crate::lcp::lemke::{LemkeParams, lemke};
 use crate::models::valve_spring::Spring;
@@ -18,6 +19,55 @@ use crate::models::valve_spring::Spring;
 /// (`<case>.reference-<label>.csv`).
 pub fn penalty_reference_name(label: &str) -> String {
     format!("reference-{label}")
+}
+
+/// The measures of a seat-force study: the error `(name, doc)`, its cost
+/// the case's `integrator.dt` and `integrator.tolerance` and every swept
+/// `variants.<label>.<key>` with `key` one of `method_keys`.
+pub fn measures(sweep_keys: &[String], method_keys: &[&str], error: (&str, &str)) -> Measures {
+    let method_cost_keys: Vec<(String, String)> = sweep_keys
+        .iter()
+        .filter_map(|key| {
+            let mut parts = key.split('.');
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some("variants"), Some(label), Some(k)) if method_keys.contains(&k) => {
+                    Some((label.to_string(), key.clone()))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    let mut cost_keys: Vec<String> = vec!["integrator.dt".into(), "integrator.tolerance".into()];
+    cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
+    Measures {
+        error: Some((error.0.into(), error.1.into())),
+        cost_keys,
+        step_keys: vec!["integrator.dt".into()],
+        method_cost_keys,
+    }
+}
+
+/// The case scalars `dt` and `tolerance` of the first method's stepping.
+pub fn first_method_step(stepping: Stepping) -> [Scalar; 2] {
+    let (dt, tol) = match stepping {
+        Stepping::Fixed { dt, .. } => (dt, f64::NAN),
+        Stepping::Adaptive {
+            tolerance,
+            first_step,
+        } => (first_step, tolerance),
+    };
+    [
+        Scalar::new(
+            "dt",
+            dt,
+            "step (first step when adaptive) of the first method [s]",
+        ),
+        Scalar::new(
+            "tolerance",
+            tol,
+            "rtol of the first method when adaptive [-]",
+        ),
+    ]
 }
 
 /// The mean of a step function over each output interval: `y[k]` acts over
@@ -69,18 +119,19 @@ pub struct WindowMeasure<'a> {
 
 /// The converged reference a method is measured against (like for like):
 /// the fine NCP run `ncp` for an NCP method, its own `reference-<label>`
-/// table (the same penalty model converged) for a penalty method, with the
+/// table of `reference` (the same penalty model converged) for a penalty method, with the
 /// words that describe it; None for a penalty method without its table.
 pub fn own_reference<'a>(
     label: &str,
     contact: ContactModel,
     ncp: &'a Table,
-    table: impl Fn(&str) -> Option<&'a Table>,
+    reference: &'a ReferenceOutput,
 ) -> Option<(&'a Table, &'static str)> {
     match contact {
         ContactModel::Ncp { .. } => Some((ncp, "the fine NCP reference")),
-        ContactModel::Penalty { .. } => table(&penalty_reference_name(label))
-            .map(|t| (t, "its own converged penalty reference")),
+        ContactModel::Penalty { .. } => reference
+            .table(&penalty_reference_name(label))
+            .map(|t| (&t.table, "its own converged penalty reference")),
     }
 }
 

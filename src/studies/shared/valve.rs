@@ -1,8 +1,9 @@
 //! The spec tables and method keys the `valve-spring` and `valvetrain`
 //! kinds share (each imports them from here, neither from the other):
 //! `[spring]` ([`SpringToml`], its optional keys' defaults in
-//! [`SpringShape`]), `[cam]` ([`CamToml`], defaults in its `Default`), and a
-//! method's contact model and stepping ([`MethodToml`], [`method`]). The
+//! [`SpringShape`]), `[cam]` ([`CamToml`], defaults in its `Default`),
+//! `[reference]` ([`ReferenceToml`]), a method's contact model and stepping
+//! ([`MethodToml`], [`method`]) and the case's methods ([`methods`]). The
 //! keys `wire_diameter`, `mean_diameter`, `active_coils`, `end_coils`,
 //! `shear_modulus`, `density`, `masses_per_coil` and the method names
 //! `ncp-bdf` and `penalty-bdf` are fixed (ARCHITECTURE.md).
@@ -10,6 +11,7 @@
 use serde::Deserialize;
 
 use crate::error::InputError;
+use crate::harness::kind::DescribedMethod;
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valve_spring::{CamLift, Spring, SpringParams};
 use crate::studies::keys::KeyCtx as Ctx;
@@ -127,6 +129,42 @@ pub(crate) struct ContactMethod {
     pub stepping: Stepping,
 }
 
+/// The `[reference]` table: the fine NCP reference's method and step, the
+/// penalty methods' reference tolerance.
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReferenceToml {
+    pub(crate) method: Option<String>,
+    pub(crate) dt: Option<f64>,
+    pub(crate) penalty_tolerance: Option<f64>,
+}
+
+/// The case's methods: `[integrator]` (`base`, labelled by its method's
+/// name) and each `[variants.<label>]` over it, built by
+/// `method(at, label, raw, base)` (label None: the method's name); a
+/// variant may not set the case's own keys `case_keys`.
+pub(crate) fn methods<V, M>(
+    ctx: &Ctx,
+    (base, variants): (&V, &toml::Table),
+    case_keys: &[&str],
+    method: impl Fn(&str, Option<&str>, &V, &V) -> Result<M, InputError>,
+) -> Result<Vec<M>, InputError>
+where
+    V: serde::de::DeserializeOwned + Default,
+    M: DescribedMethod,
+{
+    let first = method("integrator", None, base, &V::default())?;
+    ctx.with_variants(first, variants, ("reference", "name"), |at, label, v: V| {
+        let set = variants.get(label).and_then(toml::Value::as_table);
+        let given: Vec<(&str, bool)> = case_keys
+            .iter()
+            .map(|k| (*k, set.is_some_and(|t| t.contains_key(*k))))
+            .collect();
+        ctx.case_only(at, &given)?;
+        method(at, Some(label), &v, base)
+    })
+}
+
 /// One method's contact model and stepping from its keys (`raw`, falling
 /// back to `base`) at `at`; `ks` is the default NCP constant, `names` the
 /// method names the kind accepts ([`METHODS`], or the valve-spring kind's
@@ -139,16 +177,7 @@ pub(crate) fn method(
     names: &[&'static str],
 ) -> Result<ContactMethod, InputError> {
     let key = |k: &str| format!("{at}.{k}");
-    let allowed = || {
-        format!(
-            "one of {}",
-            names
-                .iter()
-                .map(|m| format!("\"{m}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let allowed = || crate::studies::keys::one_of(names);
     let name = raw
         .method
         .clone()
@@ -302,15 +331,11 @@ fn penalty(
 /// The validated spring of a `[spring]` table.
 pub(crate) fn spring(ctx: &Ctx, raw: &SpringToml) -> Result<Spring, InputError> {
     let s = raw;
-    let d = ctx.positive("spring.wire_diameter", s.wire_diameter)?;
-    let dm = ctx.positive("spring.mean_diameter", s.mean_diameter)?;
-    if dm <= d {
-        return Err(ctx.err(
-            "spring.mean_diameter",
-            dm,
-            format!("a diameter > wire_diameter = {d} m"),
-        ));
-    }
+    let (d, dm) = ctx.positive_ordered(
+        ("spring.wire_diameter", s.wire_diameter),
+        ("spring.mean_diameter", s.mean_diameter),
+        |d| format!("a diameter > wire_diameter = {d} m"),
+    )?;
     let na = ctx.positive("spring.active_coils", s.active_coils)?;
     let ne = s.end_coils;
     if !(ne.is_finite() && ne >= 0.0) {

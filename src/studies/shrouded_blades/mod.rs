@@ -12,11 +12,9 @@ mod run;
 pub mod spec;
 mod summary;
 
-use crate::harness::checks::Provides;
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
-use crate::harness::study::{
-    CaseOutput, MethodOutput, MethodResult, ReferenceOutput, Scalar, StudySummary,
-};
+use crate::harness::checks::{Provides, names};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
+use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::models::blades::beam;
 
 use spec::{CaseConfig, Integrator};
@@ -73,10 +71,9 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
             study_scalars: Vec::new(),
-            method_scalars: strings(&[
+            method_scalars: names(&[
                 "steps",
                 "peak_tip_z",
                 "final_tip_z",
@@ -92,7 +89,7 @@ impl CaseKind for CaseConfig {
                 "relative_balance_error",
                 "min_dissipated",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "dt",
                 "tolerance",
                 "static_tip_z",
@@ -101,7 +98,7 @@ impl CaseKind for CaseConfig {
                 "preload_max_patch_force",
                 "torsion_stiffness_at_lever",
             ]),
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "tip_z",
                 "tip_y",
@@ -124,11 +121,7 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        _reference: Option<&ReferenceOutput>,
-        _runs: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, _: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         let mut scalars = vec![
             Scalar::new("dt", cfg.dt, "step of moreau and rk4 [s]"),

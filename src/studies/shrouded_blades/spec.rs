@@ -147,17 +147,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let i = &raw.integrator;
     let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
     let (dt, t_end, tolerance, max_steps) = steps(ctx, i, 2_000_000, fixed_step)?;
-    let output_interval = match i.output_interval {
-        None => (t_end / 600.0).max(dt),
-        Some(h) => ctx.positive("integrator.output_interval", h)?,
-    };
-    if t_end / output_interval > 1e6 {
-        return Err(ctx.err(
-            "integrator.output_interval",
-            output_interval,
-            "at most 1e6 outputs",
-        ));
-    }
+    let output_interval = ctx.output_interval(i.output_interval, t_end, (t_end / 600.0).max(dt))?;
     let seed_peak_tip_z = raw
         .seed
         .peak_tip_z

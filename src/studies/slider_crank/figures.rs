@@ -84,10 +84,10 @@ fn method_and_cost(cfg: &CaseConfig, label: &str) -> String {
         coord_words(
             "integrator.tolerance",
             "tol",
-            &toml::Value::Float(cfg.tolerance),
+            &toml::Value::Float(cfg.span.tolerance),
         )
     } else {
-        coord_words("integrator.dt", "dt", &toml::Value::Float(cfg.dt))
+        coord_words("integrator.dt", "dt", &toml::Value::Float(cfg.span.dt))
     };
     format!("{label}, {cost}")
 }
@@ -139,7 +139,7 @@ fn shown<'a>(all: &[(&'a CaseConfig, &'a CaseOutput)]) -> Vec<(&'a CaseConfig, &
     let mut shown: Vec<(&CaseConfig, &CaseOutput)> = Vec::new();
     for &(cfg, o) in all {
         match shown.iter_mut().find(|(_, s)| key(s) == key(o)) {
-            Some(s) if cfg.dt < s.0.dt => *s = (cfg, o),
+            Some(s) if cfg.span.dt < s.0.span.dt => *s = (cfg, o),
             Some(_) => {}
             None => shown.push((cfg, o)),
         }

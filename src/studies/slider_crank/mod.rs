@@ -16,8 +16,8 @@ pub mod spec;
 mod summary;
 
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::checks::{Provides, curve_difference, names};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study,
@@ -90,15 +90,14 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Provides {
-            study_scalars: strings(&[
+            study_scalars: names(&[
                 "tolerance_slope",
                 "clearance_order",
                 "friction_effect_slider_a",
                 "friction_effect_contact_force",
             ]),
-            method_scalars: strings(&[
+            method_scalars: names(&[
                 "steps",
                 "max_error_x",
                 "max_error_v",
@@ -122,8 +121,8 @@ impl CaseKind for CaseConfig {
                 "restitution_median",
                 "max_contact_imbalance",
             ]),
-            case_scalars: strings(&["omega", "clearance", "friction", "tolerance", "dt"]),
-            columns: strings(&[
+            case_scalars: names(&["omega", "clearance", "friction", "tolerance", "dt"]),
+            columns: names(&[
                 "t",
                 "phi",
                 "slider_x",
@@ -210,8 +209,8 @@ impl CaseKind for CaseConfig {
             });
         };
         let (l1, l2) = (cfg.mechanism.crank_length, cfg.mechanism.rod_length);
-        let t: Vec<f64> = (0..=cfg.outputs)
-            .map(|k| k as f64 * cfg.output_interval)
+        let t: Vec<f64> = (0..=cfg.span.outputs)
+            .map(|k| k as f64 * cfg.span.output_interval)
             .collect();
         let phi: Vec<f64> = t.iter().map(|t| phi0 + omega * t).collect();
         let xva: Vec<(f64, f64, f64)> = phi
@@ -260,11 +259,7 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         if let Some(exact) = reference.and_then(|r| r.tables.first()) {
             let against = exact.what.as_str();
@@ -303,12 +298,12 @@ impl CaseKind for CaseConfig {
         let mut scalars = vec![
             Scalar::new(
                 "dt",
-                cfg.dt,
+                cfg.span.dt,
                 "step (initial step of the adaptive method) [s]",
             ),
             Scalar::new(
                 "tolerance",
-                cfg.tolerance,
+                cfg.span.tolerance,
                 "rtol = atol of the adaptive method [-]",
             ),
         ];
@@ -384,7 +379,7 @@ fn fine_reference(
     progress: &indicatif::ProgressBar,
 ) -> Result<ReferenceOutput, SolverError> {
     let mut fine = cfg.clone();
-    fine.tolerance = tolerance;
+    fine.span.tolerance = tolerance;
     let method = MethodConfig {
         label: "fine".into(),
         integrator: Integrator::Dopri5,

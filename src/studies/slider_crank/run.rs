@@ -7,10 +7,11 @@ use nalgebra::{Const, DimMin};
 use crate::error::SolverError;
 use crate::harness::study::{CaseTable, MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::rk::{Dopri5, Magnitude, Rk4, Tolerances};
+use crate::integrators::rk::{Dopri5, Magnitude, Rk4};
 use crate::models::slider_crank::{Drive, JournalBearingParams};
 use crate::multibody::Mechanism;
 use crate::multibody::system::timer_overhead_ns;
+use crate::studies::shared::span::StepCounts;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, MethodConfig};
 
 /// What Dormand-Prince's relative tolerance is taken of, per component of
@@ -104,9 +105,7 @@ impl Samples {
 /// The counters of one integration.
 #[derive(Default)]
 struct Counts {
-    steps: usize,
-    rejected: usize,
-    evaluations: usize,
+    steps: StepCounts,
     switches: usize,
 }
 
@@ -133,10 +132,10 @@ impl Window {
             _ if !enabled => f64::INFINITY,
             (Joint::Ideal, _) => f64::INFINITY,
             (_, Drive::ConstantSpeed { omega, .. }) if omega != 0.0 => {
-                cfg.t_end - std::f64::consts::TAU / omega.abs()
+                cfg.span.t_end - std::f64::consts::TAU / omega.abs()
             }
             (_, Drive::Free { omega0, .. }) if omega0 != 0.0 => {
-                cfg.t_end - 2.0 * std::f64::consts::TAU / omega0.abs()
+                cfg.span.t_end - 2.0 * std::f64::consts::TAU / omega0.abs()
             }
             _ => f64::INFINITY,
         };
@@ -223,7 +222,7 @@ where
     let mut y = [0.0f64; 18];
     y[..9].copy_from_slice(&q0);
     y[9..].copy_from_slice(&qd0);
-    progress.set_length(cfg.outputs as u64);
+    progress.set_length(cfg.span.outputs as u64);
     let mut samples = Samples::default();
     mech.start(0.0, &q0, &qd0);
     record_sample(&mech, cfg, &mut samples, 0.0, &y).map_err(&fail)?;
@@ -252,7 +251,7 @@ where
     // stat, never into the (reproducible) summary.
     let mut scalars = vec![Scalar::new(
         "steps",
-        counts.steps as f64,
+        counts.steps.accepted as f64,
         "accepted time steps",
     )];
     scalars.extend(motion_scalars(cfg, &samples));
@@ -260,16 +259,13 @@ where
     if let Joint::Clearance(params) = cfg.joint {
         scalars.extend(contact_scalars(&mech, &params, &samples, extremes.get()));
     }
+    let mut counters = counts.steps.counters();
+    counters.push(("located_switches".into(), counts.switches as f64));
     Ok(MethodOutput {
         series: samples.table(),
         tables,
         scalars,
-        counters: vec![
-            ("steps".into(), counts.steps as f64),
-            ("rejected_steps".into(), counts.rejected as f64),
-            ("rhs_evaluations".into(), counts.evaluations as f64),
-            ("located_switches".into(), counts.switches as f64),
-        ],
+        counters,
         stats: vec![("constraint_share".into(), constraint / total)],
     })
 }
@@ -447,7 +443,7 @@ struct Recorders<'a> {
 }
 
 /// Fixed steps (RK4 with located switches, or the fixed Dormand-Prince
-/// formula) of `cfg.dt` rounded to the output grid.
+/// formula) of `cfg.span.dt` rounded to the output grid.
 fn integrate_fixed<const R: usize, const NR: usize>(
     mech: &Mechanism<9, R, NR>,
     cfg: &CaseConfig,
@@ -460,9 +456,9 @@ where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
 {
     let mut counts = Counts::default();
-    let per_output = (cfg.output_interval / cfg.dt).round() as usize;
-    let total = per_output * cfg.outputs;
-    let h = cfg.t_end / total as f64;
+    let per_output = (cfg.span.output_interval / cfg.span.dt).round() as usize;
+    let total = per_output * cfg.span.outputs;
+    let h = cfg.span.t_end / total as f64;
     let mut rk4 = Rk4::new(18);
     let mut dp = Dopri5::new(18);
     for k in 0..total {
@@ -479,7 +475,7 @@ where
                     out.window.record(mech, cfg, t, y);
                 };
                 let (n, s) = rk4.step_located(mech, t, h, y, &mut on_switch);
-                counts.evaluations += n;
+                counts.steps.evaluations += n;
                 counts.switches += s;
             }
             _ => {
@@ -491,7 +487,7 @@ where
             dp.reset();
         }
         observe(mech, out.extremes, y);
-        counts.steps += 1;
+        counts.steps.accepted += 1;
         if !y.iter().all(|v| v.is_finite()) {
             return Err(format!("the state is not finite at t = {}", t + h));
         }
@@ -502,12 +498,12 @@ where
         }
     }
     if method.integrator == Integrator::Dopri5Fixed {
-        counts.evaluations = dp.stats.evaluations;
+        counts.steps.evaluations = dp.stats.evaluations;
     }
     Ok(counts)
 }
 
-/// Adaptive Dormand-Prince at `cfg.tolerance` with dense output on the
+/// Adaptive Dormand-Prince at `cfg.span.tolerance` with dense output on the
 /// output grid.
 fn integrate_adaptive<const R: usize, const NR: usize>(
     mech: &Mechanism<9, R, NR>,
@@ -521,13 +517,6 @@ where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
 {
     let mut dp = Dopri5::with_magnitudes(error_magnitudes(q0));
-    let tol = Tolerances {
-        rtol: cfg.tolerance,
-        atol: cfg.tolerance,
-    };
-    let times: Vec<f64> = (1..=cfg.outputs)
-        .map(|k| k as f64 * cfg.output_interval)
-        .collect();
     let mut failure = None;
     let Recorders {
         samples,
@@ -549,26 +538,13 @@ where
         window.record(mech, cfg, t, y);
         changed
     };
-    dp.integrate(
-        mech,
-        0.0,
-        cfg.t_end,
-        y,
-        cfg.dt,
-        tol,
-        cfg.max_steps,
-        &times,
-        &mut on_output,
-        &mut on_accept,
-    )
-    .map_err(|e| e.to_string())?;
+    cfg.span
+        .dopri5(&mut dp, mech, y, &mut on_output, &mut on_accept)?;
     if let Some(e) = failure {
         return Err(e);
     }
     Ok(Counts {
-        steps: dp.stats.accepted,
-        rejected: dp.stats.rejected,
-        evaluations: dp.stats.evaluations,
+        steps: StepCounts::of(&dp),
         switches: dp.stats.switches,
     })
 }

@@ -17,6 +17,7 @@ use crate::multibody::contact::REFERENCE_SPEED;
 use crate::multibody::{
     Baumgarte, Body, Formulation, StiffnessLaw, contact_modulus, hertz_stiffness,
 };
+use crate::studies::shared::span::Span;
 
 /// The integration methods of this kind.
 pub const METHODS: [&str; 3] = ["rk4", "dopri5", "dopri5-fixed"];
@@ -235,18 +236,9 @@ pub struct CaseConfig {
     pub joint: Joint,
     /// The methods (first: `integrator.*`, then the variants).
     pub methods: Vec<MethodConfig>,
-    /// Step (initial step of the adaptive method) [s].
-    pub dt: f64,
-    /// Final time [s].
-    pub t_end: f64,
-    /// Error-control tolerance of `dopri5` (rtol = atol).
-    pub tolerance: f64,
-    /// Output times every this many seconds.
-    pub output_interval: f64,
-    /// Number of output intervals.
-    pub outputs: usize,
-    /// Bound on the steps of a run (accepted + rejected).
-    pub max_steps: usize,
+    /// Step, span and sampling (the step bound counts accepted and
+    /// rejected steps).
+    pub span: Span,
     /// Whether RK4 and Dormand-Prince end their steps at the clearance
     /// joint's located switches (contact onset and end, the damping's
     /// clip; `integrator.locate_switches`, default true).
@@ -322,7 +314,7 @@ fn integrator(ctx: &Ctx, key: &str, name: &str) -> Result<Integrator, InputError
         other => Err(ctx.err(
             key,
             format!("\"{other}\""),
-            format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            crate::studies::keys::one_of(&METHODS),
         )),
     }
 }
@@ -362,7 +354,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let tolerance = ctx.tolerance("integrator.tolerance", integ.tolerance, 1e-8)?;
     let methods = methods(ctx, integ)?;
     let fixed = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
-    let (output_interval, outputs, max_steps) = sampling(ctx, integ, (dt, t_end), fixed)?;
+    let (output_interval, max_steps) = sampling(ctx, integ, (dt, t_end), fixed)?;
     let peer = peer(ctx, raw.peer.as_ref())?;
     let reference = reference(ctx, raw.reference.as_ref(), &methods, tolerance)?;
     Ok(CaseConfig {
@@ -373,12 +365,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         drive,
         joint,
         methods,
-        dt,
-        t_end,
-        tolerance,
-        output_interval,
-        outputs: outputs as usize,
-        max_steps,
+        span: Span::new(dt, t_end, tolerance, output_interval, max_steps),
         locate_switches: integ.locate_switches.unwrap_or(true),
         peer,
     })
@@ -387,15 +374,11 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
 /// `[mechanism]`: the lengths and the bodies (each body's radius of
 /// gyration at most half its length).
 fn mechanism(ctx: &Ctx, m: &MechanismToml) -> Result<SliderCrank, InputError> {
-    let l1 = ctx.positive("mechanism.crank_length", m.crank_length)?;
-    let l2 = ctx.positive("mechanism.rod_length", m.rod_length)?;
-    if l2 <= l1 {
-        return Err(ctx.err(
-            "mechanism.rod_length",
-            l2,
-            format!("a length > crank_length = {l1} m (the slider must reach every crank angle)"),
-        ));
-    }
+    let (l1, l2) = ctx.positive_ordered(
+        ("mechanism.crank_length", m.crank_length),
+        ("mechanism.rod_length", m.rod_length),
+        |l1| format!("a length > crank_length = {l1} m (the slider must reach every crank angle)"),
+    )?;
     // A body whose mass lies between its two joints, centre of mass at
     // mid-length, has a radius of gyration of at most half its length
     // (all the mass at the two ends): J <= m l^2 / 4. (The set once quoted
@@ -540,13 +523,13 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
 }
 
 /// The output interval (a divisor of t_end; for fixed-step methods a
-/// multiple of dt), the number of outputs and the step bound.
+/// multiple of dt, at most 1e7 outputs) and the step bound.
 fn sampling(
     ctx: &Ctx,
     integ: &IntegratorToml,
     (dt, t_end): (f64, f64),
     fixed: bool,
-) -> Result<(f64, f64, usize), InputError> {
+) -> Result<(f64, usize), InputError> {
     let output_interval = match integ.output_interval {
         None => default_output_interval(ctx, dt, t_end, fixed)?,
         Some(h) => ctx.positive("integrator.output_interval", h)?,
@@ -585,7 +568,7 @@ fn sampling(
             format!("a step that reaches t_end = {t_end} s within max_steps = {max_steps} steps"),
         ));
     }
-    Ok((output_interval, outputs, max_steps))
+    Ok((output_interval, max_steps))
 }
 
 /// `[peer]`: a peer tool's work-precision curve.

@@ -9,10 +9,12 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::{SpeedupRange, SpeedupRow};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
 use crate::harness::sweep::{
-    Converged, converged_range, converged_speedups, equal_accuracy_speedups, orders, unresolved,
+    Converged, converged_range, converged_speedups, equal_accuracy_speedups, unresolved,
 };
 use crate::harness::timing::median;
 use crate::models::slider_crank::Drive;
+use crate::studies::shared::figures::method_labels;
+use crate::studies::shared::slope::method_slope;
 use crate::studies::slider_crank::spec::{CaseConfig, Integrator, Joint, Reference};
 
 pub(super) fn summarize(
@@ -74,7 +76,7 @@ fn resolved_error(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<f64> 
     let e = out.scalar("max_error_v")?;
     let plan = cfg.methods.iter().find(|p| p.label == label)?;
     let tolerance = (plan.integrator == Integrator::Dopri5)
-        .then_some((cfg.tolerance, cfg.unresolved_per_tolerance));
+        .then_some((cfg.span.tolerance, cfg.unresolved_per_tolerance));
     unresolved(e, out.scalar("max_error_v_scale"), tolerance)
         .is_none()
         .then_some(e)
@@ -96,9 +98,9 @@ fn method_point(cfg: &CaseConfig, o: &CaseOutput, label: &str) -> Option<(f64, f
     let m = o.method(label)?;
     let plan = cfg.methods.iter().find(|p| p.label == label)?;
     let value = if plan.integrator == Integrator::Dopri5 {
-        cfg.tolerance
+        cfg.span.tolerance
     } else {
-        cfg.dt
+        cfg.span.dt
     };
     Some((value, resolved_error(cfg, o, label)?, m.timing()?.cpu_s))
 }
@@ -108,19 +110,6 @@ fn first(o: &CaseOutput) -> Option<(&str, &MethodOutput)> {
     o.methods
         .iter()
         .find_map(|m| Some((m.label(), m.output()?)))
-}
-
-/// The method labels of the study, in order of first appearance.
-fn method_labels(all: &[(&CaseConfig, &CaseOutput)]) -> Vec<String> {
-    let mut labels: Vec<String> = Vec::new();
-    for (_, o) in all {
-        for m in &o.methods {
-            if !labels.iter().any(|l| l == m.label()) {
-                labels.push(m.label().to_string());
-            }
-        }
-    }
-    labels
 }
 
 /// The group of a case: its coordinates but those in `except`.
@@ -155,30 +144,24 @@ fn tolerance_slopes(
             };
             match lines.iter_mut().find(|l| l.0 == m.label() && l.1 == g) {
                 Some(l) => {
-                    l.2.push(cfg.tolerance);
+                    l.2.push(cfg.span.tolerance);
                     l.3.push(e);
                 }
                 None => lines.push((
                     m.label().to_string(),
                     g.clone(),
-                    vec![cfg.tolerance],
+                    vec![cfg.span.tolerance],
                     vec![e],
                 )),
             }
         }
     }
     for (label, g, tol, err) in lines {
-        if let Some((slope, _)) = orders(&tol, &err) {
-            summary.scalars.push(StudyScalar {
-                scalar: Scalar::new(
-                    "tolerance_slope",
-                    slope,
-                    format!("least-squares slope of log(max_error_v) against log(tolerance), {label}: 1 when the error tracks the tolerance"),
-                ),
-                method: Some(label),
-                group: g,
-            });
-        }
+        let doc = format!(
+            "least-squares slope of log(max_error_v) against log(tolerance), {label}: 1 when the error tracks the tolerance"
+        );
+        let slope = method_slope("tolerance_slope", (&tol, &err), doc, (&label, g));
+        summary.scalars.extend(slope);
     }
 }
 
@@ -215,16 +198,12 @@ fn clearance_orders(
     }
     let mut series = Vec::new();
     for (label, g, c, e) in lines {
-        if let Some((order, _)) = orders(&c, &e) {
-            summary.scalars.push(StudyScalar {
-                scalar: Scalar::new(
-                    "clearance_order",
-                    order,
-                    format!("least-squares slope of log(max_error_v) against log(clearance), {label}: the rate at which the contact joint approaches the ideal one"),
-                ),
-                method: Some(label.clone()),
-                group: g,
-            });
+        let doc = format!(
+            "least-squares slope of log(max_error_v) against log(clearance), {label}: the rate at which the contact joint approaches the ideal one"
+        );
+        if let Some(s) = method_slope("clearance_order", (&c, &e), doc, (&label, g)) {
+            let order = s.scalar.value;
+            summary.scalars.push(s);
             let mut pts: Vec<(f64, f64)> = c.into_iter().zip(e).collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (c, e): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
@@ -253,7 +232,7 @@ pub(super) const JOINT_COST_RATIO: &str = "joint_cost_ratio";
 /// The kinematic and the contact joint at equal accuracy, per method: the
 /// CPU time of the contact model over the kinematic one.
 fn joint_models(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
-    for label in method_labels(all) {
+    for label in method_labels(all.iter().map(|a| a.1)) {
         // (cost value, error, cpu) of the resolved runs of one joint model.
         let points = |ideal: bool| -> Vec<(f64, f64, f64)> {
             all.iter()
@@ -355,7 +334,7 @@ fn peer(summary: &mut StudySummary, all: &[(&CaseConfig, &CaseOutput)]) {
         err,
         Style::LineMarkers,
     )];
-    for label in method_labels(all) {
+    for label in method_labels(all.iter().map(|a| a.1)) {
         // (cost value, error, cpu): dt, or the tolerance of dopri5.
         let mut pts: Vec<(f64, f64, f64)> = all
             .iter()
@@ -490,7 +469,7 @@ pub(super) fn friction_effects(summary: &mut StudySummary, all: &[(&CaseConfig, 
         (Some(a), Some(b)) => (a - b).abs() <= 1e-12 * a.abs().max(b.abs()),
         _ => false,
     };
-    for label in method_labels(all) {
+    for label in method_labels(all.iter().map(|a| a.1)) {
         for (peak, name, doc) in [
             (
                 "peak_slider_a",

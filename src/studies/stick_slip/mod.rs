@@ -13,11 +13,10 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{CaseKind, Cases, Progress, Run};
+use crate::harness::checks::{Provides, curve_difference, names};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
-    StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::harness::table::Table;
 use crate::models::belt::coulomb_exact;
@@ -87,8 +86,7 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
-        let mut method_scalars = strings(&[
+        let mut method_scalars = names(&[
             "steps",
             "min_dissipated",
             "max_balance_error",
@@ -99,7 +97,7 @@ impl CaseKind for CaseConfig {
             "max_error_x",
             "max_error_v",
         ]);
-        let mut case_scalars = strings(&["dt", "tolerance"]);
+        let mut case_scalars = names(&["dt", "tolerance"]);
         method_scalars.push("stick_threshold".into());
         let lugre = study
             .cases
@@ -107,7 +105,7 @@ impl CaseKind for CaseConfig {
             .flat_map(|c| &c.methods)
             .any(|m| run::lugre(m).is_some());
         if lugre {
-            method_scalars.extend(strings(&[
+            method_scalars.extend(names(&[
                 "dissipative_speed",
                 "peak_slip_speed",
                 "dissipative_margin",
@@ -126,7 +124,7 @@ impl CaseKind for CaseConfig {
             study_scalars: Vec::new(),
             method_scalars,
             case_scalars,
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "x",
                 "v",
@@ -139,7 +137,7 @@ impl CaseKind for CaseConfig {
                 "z",
             ]),
             tables: if referenced {
-                strings(&["exact"])
+                names(&["exact"])
             } else {
                 Vec::new()
             },
@@ -202,7 +200,7 @@ impl CaseKind for CaseConfig {
         };
         // A cycle has four phases at most; bound the phase changes by the
         // number of half periods of the slip oscillation plus the sticks.
-        let half_periods = cfg.t_end * cfg.belt.omega() / std::f64::consts::PI;
+        let half_periods = cfg.span.t_end * cfg.belt.omega() / std::f64::consts::PI;
         let bound = (8.0 * half_periods + 64.0).min(1e7) as usize;
         let motion = coulomb_exact(
             cfg.belt,
@@ -210,12 +208,12 @@ impl CaseKind for CaseConfig {
             kinetic_coefficient,
             cfg.x0,
             cfg.v0,
-            cfg.t_end,
+            cfg.span.t_end,
             bound,
         )
         .map_err(|e| fail(e.to_string()))?;
-        let t: Vec<f64> = (0..=cfg.outputs)
-            .map(|k| k as f64 * cfg.output_interval)
+        let t: Vec<f64> = (0..=cfg.span.outputs)
+            .map(|k| k as f64 * cfg.span.output_interval)
             .collect();
         let states: Vec<_> = t.iter().map(|&t| motion.state(t)).collect();
         let vb = cfg.belt.belt_speed;
@@ -287,15 +285,9 @@ impl CaseKind for CaseConfig {
         run::run_method(self, m, progress)
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
         if let Some(r) = reference {
-            let exact_scalar =
-                |name: &str| r.scalars.iter().find(|s| s.name == name).map(|s| s.value);
             for m in methods.iter_mut() {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
@@ -328,7 +320,7 @@ impl CaseKind for CaseConfig {
                     } else {
                         format!("exact_{name}")
                     };
-                    if let (Some(v), Some(e)) = (out.scalar(name), exact_scalar(&exact_name)) {
+                    if let (Some(v), Some(e)) = (out.scalar(name), r.scalar(&exact_name)) {
                         errors.push((name, (v - e).abs()));
                         out.scalars.push(Scalar::new(
                             format!("{name}_error"),
@@ -352,7 +344,7 @@ impl CaseKind for CaseConfig {
                     if cfg.methods[m_index(&cfg.methods, &label)].integrator != Integrator::Dopri5 {
                         out.scalars.push(Scalar::new(
                             "cycle_error_steps",
-                            error / cfg.dt,
+                            error / cfg.span.dt,
                             "cycle_error / dt [-]: a fixed-step method locates each onset within a step, so at most about 1",
                         ));
                     }
@@ -360,8 +352,8 @@ impl CaseKind for CaseConfig {
             }
         }
         Ok(vec![
-            Scalar::new("dt", cfg.dt, "step (initial step of dopri5) [s]"),
-            Scalar::new("tolerance", cfg.tolerance, "rtol = atol of dopri5 [-]"),
+            Scalar::new("dt", cfg.span.dt, "step (initial step of dopri5) [s]"),
+            Scalar::new("tolerance", cfg.span.tolerance, "rtol = atol of dopri5 [-]"),
         ])
     }
 

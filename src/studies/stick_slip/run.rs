@@ -15,10 +15,11 @@ use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
 use crate::integrators::moreau::{MoreauState, MoreauStepper, THETA};
-use crate::integrators::rk::{Dopri5, Rk4, Tolerances};
+use crate::integrators::rk::{Dopri5, Rk4};
 use crate::models::belt::Belt;
 use crate::problem::FirstOrderOde;
 use crate::studies::shared::friction::FrictionSpec;
+use crate::studies::shared::span::StepCounts;
 use crate::studies::stick_slip::cycles::CycleTracker;
 use crate::studies::stick_slip::spec::{CaseConfig, Integrator, MethodConfig};
 
@@ -162,9 +163,7 @@ impl Samples {
 /// What the loop of a method measured besides the samples.
 #[derive(Default)]
 struct Tally {
-    steps: usize,
-    rejected: usize,
-    evaluations: usize,
+    steps: StepCounts,
     stick_steps: usize,
     newton: usize,
     min_dissipated: f64,
@@ -216,7 +215,7 @@ fn moreau_loop(
         let v_mid = (1.0 - THETA) * v_start + THETA * v;
         w += impulse * vb;
         d -= impulse * (v_mid - vb);
-        tally.steps += 1;
+        tally.steps.accepted += 1;
         tally.stick_steps += stepper.stuck(0) as usize;
         tally.newton += step.newton_iterations;
         tally.min_dissipated = tally.min_dissipated.min(d);
@@ -276,8 +275,8 @@ fn ode_loop(
         for k in 0..grid.total {
             crate::deadline::check();
             rk4.step(&ode, k as f64 * h, h, &mut y);
-            tally.steps += 1;
-            tally.evaluations += 4;
+            tally.steps.accepted += 1;
+            tally.steps.evaluations += 4;
             let t = (k + 1) as f64 * h;
             if !y.iter().all(|v| v.is_finite()) {
                 return Err(format!("the state is not finite at t = {t}"));
@@ -291,13 +290,6 @@ fn ode_loop(
         return Ok(());
     }
     let mut dp = Dopri5::new(ode.dim());
-    let times: Vec<f64> = (1..=cfg.outputs)
-        .map(|k| k as f64 * cfg.output_interval)
-        .collect();
-    let tol = Tolerances {
-        rtol: cfg.tolerance,
-        atol: cfg.tolerance,
-    };
     let mut on_output = |t: f64, y: &[f64]| {
         record(samples, t, y);
         progress.inc(1);
@@ -306,22 +298,9 @@ fn ode_loop(
         watch(tally, tracker, t, y);
         false
     };
-    dp.integrate(
-        &ode,
-        0.0,
-        cfg.t_end,
-        &mut y,
-        cfg.dt,
-        tol,
-        cfg.max_steps,
-        &times,
-        &mut on_output,
-        &mut on_accept,
-    )
-    .map_err(|e| e.to_string())?;
-    tally.steps = dp.stats.accepted;
-    tally.rejected = dp.stats.rejected;
-    tally.evaluations = dp.stats.evaluations;
+    cfg.span
+        .dopri5(&mut dp, &ode, &mut y, &mut on_output, &mut on_accept)?;
+    tally.steps = StepCounts::of(&dp);
     Ok(())
 }
 
@@ -343,15 +322,15 @@ pub fn run_method(
         tally: Tally::default(),
         tracker: CycleTracker::new(threshold, confirm),
     };
-    progress.set_length(cfg.outputs as u64);
+    progress.set_length(cfg.span.outputs as u64);
     let e0 = belt.energy(cfg.x0, cfg.v0);
     rec.samples
         .push(0.0, cfg.x0, cfg.v0, vb, f64::NAN, e0, 0.0, 0.0, e0);
     rec.tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
-    let per_output = ((cfg.output_interval / cfg.dt).round() as usize).max(1);
-    let total = per_output * cfg.outputs;
+    let per_output = ((cfg.span.output_interval / cfg.span.dt).round() as usize).max(1);
+    let total = per_output * cfg.span.outputs;
     let grid = Grid {
-        h: cfg.t_end / total as f64,
+        h: cfg.span.t_end / total as f64,
         total,
         per_output,
         e0,
@@ -377,7 +356,11 @@ pub fn run_method(
         samples.friction[0] = samples.friction.get(1).copied().unwrap_or(0.0);
     }
     let mut scalars = vec![
-        Scalar::new("steps", tally.steps as f64, "accepted time steps [-]"),
+        Scalar::new(
+            "steps",
+            tally.steps.accepted as f64,
+            "accepted time steps [-]",
+        ),
         Scalar::new(
             "min_dissipated",
             tally.min_dissipated,
@@ -432,18 +415,17 @@ pub fn run_method(
     if let Some(c) = tracker.last_cycle() {
         scalars.extend(cycle_scalars("", &c));
     }
+    let mut counters = tally.steps.counters();
+    counters.extend([
+        ("stick_steps".into(), tally.stick_steps as f64),
+        ("newton_iterations".into(), tally.newton as f64),
+    ]);
     let stats = Vec::new();
     Ok(MethodOutput {
         series: samples.table(),
         tables: Vec::new(),
         scalars,
-        counters: vec![
-            ("steps".into(), tally.steps as f64),
-            ("rejected_steps".into(), tally.rejected as f64),
-            ("rhs_evaluations".into(), tally.evaluations as f64),
-            ("stick_steps".into(), tally.stick_steps as f64),
-            ("newton_iterations".into(), tally.newton as f64),
-        ],
+        counters,
         stats,
     })
 }

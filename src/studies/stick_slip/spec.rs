@@ -12,6 +12,7 @@ use crate::models::belt::Belt;
 use crate::studies::shared::friction::FrictionSpec;
 use crate::studies::shared::friction::{LawToml, law};
 use crate::studies::shared::friction_method::{FrictionMethod, IntegratorToml, steps};
+use crate::studies::shared::span::Span;
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
@@ -116,18 +117,9 @@ pub struct CaseConfig {
     pub v0: f64,
     /// Methods (first: `friction`, then the variants in file order).
     pub methods: Vec<MethodConfig>,
-    /// Step of moreau and rk4, initial step of dopri5 [s].
-    pub dt: f64,
-    /// Final time [s].
-    pub t_end: f64,
-    /// rtol = atol of dopri5.
-    pub tolerance: f64,
-    /// Output every this many seconds.
-    pub output_interval: f64,
-    /// Number of output intervals.
-    pub outputs: usize,
-    /// Bound on the steps of a run.
-    pub max_steps: usize,
+    /// Step (of moreau and rk4, initial step of dopri5), span and
+    /// sampling.
+    pub span: Span,
     /// |slip| at or below this is sticking, for the methods that do not
     /// stick exactly [m/s].
     pub stick_threshold: f64,
@@ -241,12 +233,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         x0,
         v0,
         methods,
-        dt,
-        t_end,
-        tolerance,
-        output_interval,
-        outputs: outputs as usize,
-        max_steps,
+        span: Span::new(dt, t_end, tolerance, output_interval, max_steps),
         stick_threshold,
         slip_confirm_speed,
         reference,

@@ -8,7 +8,7 @@ use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::kind::CheckReference;
 use crate::harness::study::{CaseOutput, StudySummary};
 use crate::harness::sweep::label::{coords_text, short};
-use crate::studies::shared::figures::{count_word, stiffness};
+use crate::studies::shared::figures::{count_word, stiffness, succeeded};
 use crate::studies::stick_slip::AT_THRESHOLD;
 use crate::studies::stick_slip::spec::CaseConfig;
 
@@ -35,8 +35,8 @@ fn finest<'a>(
     cases: &'a [CaseOutput],
 ) -> Option<(&'a CaseConfig, &'a CaseOutput)> {
     configs.iter().zip(cases).min_by(|a, b| {
-        (a.0.dt, a.0.tolerance)
-            .partial_cmp(&(b.0.dt, b.0.tolerance))
+        (a.0.span.dt, a.0.span.tolerance)
+            .partial_cmp(&(b.0.span.dt, b.0.span.tolerance))
             .unwrap_or(std::cmp::Ordering::Equal)
     })
 }
@@ -98,12 +98,7 @@ fn responses(summary: &mut StudySummary, o: &CaseOutput, references: &[CheckRefe
     } else {
         format!(" ({})", coords_text(&o.coords))
     };
-    let laws: Vec<&str> = o
-        .methods
-        .iter()
-        .filter(|m| m.output().is_some())
-        .map(|m| m.label())
-        .collect();
+    let laws = succeeded(o);
     let end = o
         .methods
         .iter()

@@ -14,16 +14,16 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, curve_difference};
-use crate::harness::kind::{CaseKind, Cases, Progress, Run, as_one_unit};
+use crate::harness::checks::{Provides, curve_difference, names};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
-    StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
 use spec::CaseConfig;
 
+use crate::studies::shared::seat_force;
 pub use crate::studies::shared::seat_force::penalty_reference_name;
 
 /// The label whose converged-reference table a penalty method of the case
@@ -99,10 +99,9 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
-            study_scalars: strings(&["penalty_slope"]),
-            method_scalars: strings(&[
+            study_scalars: names(&["penalty_slope"]),
+            method_scalars: names(&[
                 "steps",
                 "peak_seat_force",
                 "max_closed_pairs",
@@ -117,7 +116,7 @@ impl CaseKind for CaseConfig {
                 "model_gap_seat_force",
                 "pointwise_error_seat_force",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "rate",
                 "f1_hz",
                 "f1_chain_hz",
@@ -129,7 +128,7 @@ impl CaseKind for CaseConfig {
                 "static_max_error",
                 "static_max_rel_error",
             ]),
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "cam_angle",
                 "lift",
@@ -139,39 +138,20 @@ impl CaseKind for CaseConfig {
                 "min_gap",
                 "energy_loss",
             ]),
-            tables: strings(&["reference", "static"]),
+            tables: names(&["reference", "static"]),
             methods: Vec::new(),
         }
     }
 
     fn measures(study: &Cases<Self>) -> Measures {
-        let method_cost_keys: Vec<(String, String)> = study
-            .sweep_keys
-            .iter()
-            .filter_map(|key| {
-                let mut parts = key.split('.');
-                match (parts.next(), parts.next(), parts.next()) {
-                    (
-                        Some("variants"),
-                        Some(label),
-                        Some("penalty_stiffness" | "tolerance" | "dt"),
-                    ) => Some((label.to_string(), key.clone())),
-                    _ => None,
-                }
-            })
-            .collect();
-        let mut cost_keys: Vec<String> =
-            vec!["integrator.dt".into(), "integrator.tolerance".into()];
-        cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
-        Measures {
-            error: Some((
-                "max_error_seat_force".into(),
-                "seat-force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]".into(),
-            )),
-            cost_keys,
-            step_keys: vec!["integrator.dt".into()],
-            method_cost_keys,
-        }
+        seat_force::measures(
+            &study.sweep_keys,
+            &["penalty_stiffness", "tolerance", "dt"],
+            (
+                "max_error_seat_force",
+                "seat-force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]",
+            ),
+        )
     }
 
     fn has_reference(&self) -> bool {
@@ -242,8 +222,7 @@ impl CaseKind for CaseConfig {
         }
         Ok(ReferenceOutput {
             tables,
-            scalars: Vec::new(),
-            timings: Vec::new(),
+            ..Default::default()
         })
     }
 
@@ -251,28 +230,22 @@ impl CaseKind for CaseConfig {
         as_one_unit(progress, || run::run_method(self, m))
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        let table = |what: &str| {
-            reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
-        };
         let measure = run::WindowMeasure {
             column: "seat_force",
             quantity: "seat force",
             intervals: (cfg.error_window / cfg.output_interval).round() as usize,
             window: cfg.error_window,
         };
-        if let Some(ncp) = table("reference") {
+        if let Some(r) = reference
+            && let Some(ncp) = r.table("reference").map(|t| &t.table)
+        {
             for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let label = m.plan.label.clone();
                 let Ok(run) = &mut m.outcome else { continue };
                 let own_label = reference_label(cfg, &label);
-                let Some((own, own_doc)) =
-                    run::own_reference(&own_label, config.contact, ncp, table)
+                let Some((own, own_doc)) = run::own_reference(&own_label, config.contact, ncp, r)
                 else {
                     continue;
                 };
@@ -301,20 +274,12 @@ impl CaseKind for CaseConfig {
         let p = &sp.params;
         let chain = sp.chain_frequencies().first().copied().unwrap_or(f64::NAN);
         let f1 = run::first_frequency(sp)?;
-        let first = &cfg.methods[0];
-        let (dt, tol) = match first.stepping {
-            Stepping::Fixed { dt, .. } => (dt, f64::NAN),
-            Stepping::Adaptive {
-                tolerance,
-                first_step,
-            } => (first_step, tolerance),
-        };
         let mut scalars = Vec::new();
         // The static curve (the reference job's `static` table, Lemke on
         // this study's spring) against the independent file.
         if let (Some(file), Some(curve)) = (
             &cfg.static_reference,
-            reference.and_then(|r| r.tables.iter().find(|t| t.what == "static")),
+            reference.and_then(|r| r.table("static")),
         ) {
             let e = run::static_error(&curve.table, file);
             scalars.push(Scalar::new("static_max_error", e.0, "max |static seat force - the independent static curve| at its deflections within the computed range [N]"));
@@ -331,14 +296,13 @@ impl CaseKind for CaseConfig {
             Scalar::new("f1_continuous_hz", p.surge_frequency(), "the continuous spring's surge frequency sqrt(k / m_active) / 2, k = G d^4 / (8 D^3 n_a) [Hz]"),
             Scalar::new("surge_ratio", f1 / cfg.cam.cam_speed, "f1_hz over the cam frequency [-] (the design rule asks > 13)"),
             Scalar::new("solid_length", p.solid_length(), "d (n_a + n_e + 1) [m]"),
-            Scalar::new("dt", dt, "step (first step when adaptive) of the first method [s]"),
-            Scalar::new("tolerance", tol, "rtol of the first method when adaptive [-]"),
         ]);
+        scalars.extend(seat_force::first_method_step(cfg.methods[0].stepping));
         Ok(scalars)
     }
 
     fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
-        let mut s = summary::summarize(&study.cases, &study.sweep_keys, cases);
+        let mut s = summary::summarize(&study.cases, cases);
         let baseline = (study.baseline.clone()).or_else(|| Self::default_baseline(study));
         fastest::fastest_penalty(&mut s, &study.cases, cases, baseline.as_deref());
         s

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valve_spring::{CamLift, Spring};
-use crate::studies::shared::valve::{self, CamToml, MethodToml, SpringToml};
+use crate::studies::shared::valve::{self, CamToml, MethodToml, ReferenceToml, SpringToml};
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
@@ -56,14 +56,6 @@ struct PeerToml {
 #[serde(deny_unknown_fields)]
 struct AnalysisToml {
     error_window: Option<f64>,
-}
-
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ReferenceToml {
-    method: Option<String>,
-    dt: Option<f64>,
-    penalty_tolerance: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -136,43 +128,20 @@ pub struct CaseConfig {
     pub peers: Vec<Peer>,
 }
 
-/// Method `raw` (over `base`) at `at`, labelled `label`.
+/// Method `raw` (over `base`) at `at`, labelled `label` (None: its name).
 fn method(
     ctx: &Ctx,
     at: &str,
-    label: &str,
+    label: Option<&str>,
     (raw, base): (&MethodToml, &MethodToml),
     ks: f64,
 ) -> Result<MethodConfig, InputError> {
     let m = valve::method(ctx, at, (raw, base), ks, &VALVE_SPRING_METHODS)?;
     Ok(MethodConfig {
-        label: label.to_string(),
+        label: label.unwrap_or(m.name).to_string(),
         name: m.name,
         contact: m.contact,
         stepping: m.stepping,
-    })
-}
-
-/// The case's methods: `[integrator]` (labelled by its name) and its
-/// variants, which may not set the case's span keys.
-fn methods(ctx: &Ctx, raw: &CaseToml, ks: f64) -> Result<Vec<MethodConfig>, InputError> {
-    let base = &raw.integrator;
-    let first = method(ctx, "integrator", "", (base, &MethodToml::default()), ks)?;
-    let first = MethodConfig {
-        label: first.name.to_string(),
-        ..first
-    };
-    let only = ("reference", "name");
-    ctx.with_variants(first, &raw.variants, only, |at, label, v: MethodToml| {
-        ctx.case_only(
-            at,
-            &[
-                ("t_end", v.t_end.is_some()),
-                ("output_interval", v.output_interval.is_some()),
-                ("max_steps", v.max_steps.is_some()),
-            ],
-        )?;
-        method(ctx, at, label, (&v, base), ks)
     })
 }
 
@@ -181,7 +150,15 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let raw: CaseToml = ctx.parse(table)?;
     let spring = valve::spring(ctx, &raw.spring)?;
     let cam = valve::cam(ctx, &raw.cam, &spring)?;
-    let methods = methods(ctx, &raw, spring.segment_stiffness)?;
+    // A variant may not set the case's span keys.
+    let case_keys = ["t_end", "output_interval", "max_steps"];
+    let ks = spring.segment_stiffness;
+    let methods = valve::methods(
+        ctx,
+        (&raw.integrator, &raw.variants),
+        &case_keys,
+        |at, label, v, base| method(ctx, at, label, (v, base), ks),
+    )?;
     let (t_end, output_interval, max_steps) = span(ctx, &raw.integrator, &cam, &methods)?;
     let (reference_dt, reference_penalty_tolerance) = reference(ctx, &raw.reference)?;
     let (statics, static_reference) = statics(ctx, &raw.statics, &spring)?;
@@ -227,17 +204,8 @@ fn span(
         None => cam.event_duration() * 1.5,
         Some(t) => ctx.positive("integrator.t_end", t)?,
     };
-    let output_interval = match base.output_interval {
-        None => (t_end / 500.0).min(2.5e-5),
-        Some(h) => ctx.positive("integrator.output_interval", h)?,
-    };
-    if t_end / output_interval > 1e6 {
-        return Err(ctx.err(
-            "integrator.output_interval",
-            output_interval,
-            "at most 1e6 outputs",
-        ));
-    }
+    let default = (t_end / 500.0).min(2.5e-5);
+    let output_interval = ctx.output_interval(base.output_interval, t_end, default)?;
     let max_steps = match base.max_steps {
         None => 5_000_000,
         Some(n) if n >= 1 => n,

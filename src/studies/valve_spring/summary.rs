@@ -4,18 +4,16 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::SpeedupRow;
-use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::label::coords_text;
-use crate::harness::sweep::{equal_accuracy_speedups, orders};
+use crate::harness::study::{CaseOutput, StudySummary};
+use crate::harness::sweep::equal_accuracy_speedups;
 use crate::integrators::bdf_contact::ContactModel;
-use crate::studies::shared::figures::count_word;
+use crate::studies::shared::figures::{
+    CamCurves, against_cam_angle, case_text, count_word, method_labels,
+};
+use crate::studies::shared::slope::method_slope;
 use crate::studies::valve_spring::spec::CaseConfig;
 
-pub(super) fn summarize(
-    configs: &[CaseConfig],
-    _sweep_keys: &[String],
-    cases: &[CaseOutput],
-) -> StudySummary {
+pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySummary {
     let mut summary = StudySummary::default();
     penalty_slopes(&mut summary, configs, cases);
     peers(&mut summary, configs, cases);
@@ -36,24 +34,11 @@ pub(super) fn summarize(
             "closed contact pairs [-]",
         ),
     ] {
-        let mut series = Vec::new();
-        let mut reference = "";
-        if column == "seat_force"
-            && let Some(r) = o.table("reference")
-            && let (Some(a), Some(y)) = (r.table.values("cam_angle"), r.table.values(column))
-        {
-            series.push(Series::new("fine NCP reference", a, y, Style::Dashed));
-            reference = ", and dashed the fine NCP reference";
-        }
-        let mut methods: Vec<&str> = Vec::new();
-        for m in &o.methods {
-            let Some(out) = m.output() else { continue };
-            if let (Some(a), Some(y)) = (out.series.values("cam_angle"), out.series.values(column))
-            {
-                series.push(Series::new(m.label(), a, y, Style::Line));
-                methods.push(m.label());
-            }
-        }
+        let CamCurves {
+            series,
+            methods,
+            reference,
+        } = against_cam_angle(o, column, column == "seat_force");
         if series.is_empty() {
             continue;
         }
@@ -106,16 +91,6 @@ pub(super) fn summarize(
     summary
 }
 
-/// The case a per-case figure draws: its swept values with units, or its
-/// name without sweeps.
-fn case_text(o: &CaseOutput) -> String {
-    if o.coords.is_empty() {
-        o.name.clone()
-    } else {
-        coords_text(&o.coords)
-    }
-}
-
 /// Per penalty method whose stiffness varies over the cases: the
 /// least-squares slope of log(model_gap_seat_force) against log(k_p): the
 /// converged penalty answer's distance from the converged NCP one
@@ -147,17 +122,11 @@ fn penalty_slopes(summary: &mut StudySummary, configs: &[CaseConfig], cases: &[C
         if k.len() < 3 || !distinct {
             continue;
         }
-        if let Some((slope, _)) = orders(&k, &e) {
-            summary.scalars.push(StudyScalar {
-                scalar: Scalar::new(
-                    "penalty_slope",
-                    slope,
-                    format!("least-squares slope of log(model_gap_seat_force) against log(penalty stiffness), {label}: negative when the converged penalty answer approaches the converged NCP one"),
-                ),
-                method: Some(label),
-                group: String::new(),
-            });
-        }
+        let doc = format!(
+            "least-squares slope of log(model_gap_seat_force) against log(penalty stiffness), {label}: negative when the converged penalty answer approaches the converged NCP one"
+        );
+        let slope = method_slope("penalty_slope", (&k, &e), doc, (&label, String::new()));
+        summary.scalars.extend(slope);
     }
 }
 
@@ -195,14 +164,7 @@ fn peer(
         return;
     };
     let w = (cfg.error_window / cfg.output_interval).round() as usize;
-    let mut labels: Vec<String> = Vec::new();
-    for c in cases {
-        for m in &c.methods {
-            if !labels.iter().any(|l| l == m.label()) {
-                labels.push(m.label().to_string());
-            }
-        }
-    }
+    let labels = method_labels(cases);
     for (method, kp, rtol, cpu, steps) in cost.iter() {
         // The tightest of several runs of one method and k_p is the
         // `_tight` column.

@@ -18,14 +18,14 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::Provides;
-use crate::harness::kind::{CaseKind, Cases, Progress, Run, as_one_unit};
+use crate::harness::checks::{Provides, names};
+use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar,
-    StudySummary,
+    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valvetrain::SpringModel;
+use crate::studies::shared::seat_force;
 
 use spec::CaseConfig;
 
@@ -84,9 +84,8 @@ impl CaseKind for CaseConfig {
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
-        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
         Provides {
-            study_scalars: strings(&[
+            study_scalars: names(&[
                 "liftoff_speed_min",
                 "max_tracking_error_below_jump",
                 "min_cam_force_below_jump",
@@ -95,7 +94,7 @@ impl CaseKind for CaseConfig {
                 "speeds_above_jump",
                 "top_speed_over_liftoff",
             ]),
-            method_scalars: strings(&[
+            method_scalars: names(&[
                 "steps",
                 "liftoff",
                 "min_cam_force",
@@ -122,7 +121,7 @@ impl CaseKind for CaseConfig {
                 "error_vs_ncp_spring_seat_force",
                 "model_gap_spring_seat_force",
             ]),
-            case_scalars: strings(&[
+            case_scalars: names(&[
                 "analytic_jump_speed",
                 "analytic_jump_angle",
                 "rigid_mass",
@@ -133,7 +132,7 @@ impl CaseKind for CaseConfig {
                 "dt",
                 "tolerance",
             ]),
-            columns: strings(&[
+            columns: names(&[
                 "t",
                 "cam_angle",
                 "profile",
@@ -147,37 +146,20 @@ impl CaseKind for CaseConfig {
                 "spring_seat_sample",
                 "dynamic_seat_force",
             ]),
-            tables: strings(&["reference", "spectrum"]),
+            tables: names(&["reference", "spectrum"]),
             methods: Vec::new(),
         }
     }
 
     fn measures(study: &Cases<Self>) -> Measures {
-        let method_cost_keys: Vec<(String, String)> = study
-            .sweep_keys
-            .iter()
-            .filter_map(|key| {
-                let mut parts = key.split('.');
-                match (parts.next(), parts.next(), parts.next()) {
-                    (Some("variants"), Some(label), Some("tolerance" | "dt")) => {
-                        Some((label.to_string(), key.clone()))
-                    }
-                    _ => None,
-                }
-            })
-            .collect();
-        let mut cost_keys: Vec<String> =
-            vec!["integrator.dt".into(), "integrator.tolerance".into()];
-        cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
-        Measures {
-            error: Some((
-                "max_error_spring_seat_force".into(),
-                "spring-seat force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]".into(),
-            )),
-            cost_keys,
-            step_keys: vec!["integrator.dt".into()],
-            method_cost_keys,
-        }
+        seat_force::measures(
+            &study.sweep_keys,
+            &["tolerance", "dt"],
+            (
+                "max_error_spring_seat_force",
+                "spring-seat force discretisation error: max over windows of |mean - mean of the same model's converged reference| [N]",
+            ),
+        )
     }
 
     fn has_reference(&self) -> bool {
@@ -236,7 +218,7 @@ impl CaseKind for CaseConfig {
         for m in &cfg.methods {
             if matches!(m.contact, ContactModel::Penalty { .. }) {
                 tables.push(CaseTable {
-                    what: crate::studies::shared::seat_force::penalty_reference_name(&m.label),
+                    what: seat_force::penalty_reference_name(&m.label),
                     doc: format!("converged reference of {}: the same model ({}, penalty contact) by adaptive BDF2 at tolerance {tol:e}", m.label, m.model_name()),
                     table: run::penalty_reference(cfg, m, tol).map_err(fail)?,
                 });
@@ -244,8 +226,7 @@ impl CaseKind for CaseConfig {
         }
         Ok(ReferenceOutput {
             tables,
-            scalars: Vec::new(),
-            timings: Vec::new(),
+            ..Default::default()
         })
     }
 
@@ -253,18 +234,12 @@ impl CaseKind for CaseConfig {
         as_one_unit(progress, || run::run_method(self, m))
     }
 
-    fn finish(
-        &self,
-        reference: Option<&ReferenceOutput>,
-        methods: &mut [MethodResult],
-    ) -> Run<Vec<Scalar>> {
+    fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        let table = |what: &str| {
-            reference.and_then(|r| r.tables.iter().find(|t| t.what == what).map(|t| &t.table))
-        };
-        if let Some(ncp) = table("reference") {
-            use crate::studies::shared::seat_force as vs;
-            let measure = vs::WindowMeasure {
+        if let Some(r) = reference
+            && let Some(ncp) = r.table("reference").map(|t| &t.table)
+        {
+            let measure = seat_force::WindowMeasure {
                 column: "spring_seat_force",
                 quantity: "spring-seat force",
                 intervals: (cfg.error_window / cfg.output_interval()).round().max(1.0) as usize,
@@ -272,10 +247,11 @@ impl CaseKind for CaseConfig {
             };
             for (m, config) in methods.iter_mut().zip(&cfg.methods) {
                 let Ok(run) = &mut m.outcome else { continue };
-                let Some(own) = vs::own_reference(&config.label, config.contact, ncp, table) else {
+                let Some(own) = seat_force::own_reference(&config.label, config.contact, ncp, r)
+                else {
                     continue;
                 };
-                let errors = vs::like_for_like_errors(
+                let errors = seat_force::like_for_like_errors(
                     &run.output.series,
                     own,
                     ncp,
@@ -293,15 +269,7 @@ impl CaseKind for CaseConfig {
             .train(SpringModel::SingleMass, cfg.cam.cam_speed)
             .map_err(fail)?;
         let (jump, angle) = rigid.rigid_jump_speed();
-        let first = &cfg.methods[0];
-        let (dt, tol) = match first.stepping {
-            Stepping::Fixed { dt, .. } => (dt, f64::NAN),
-            Stepping::Adaptive {
-                tolerance,
-                first_step,
-            } => (first_step, tolerance),
-        };
-        Ok(vec![
+        let mut scalars = vec![
             Scalar::new(
                 "analytic_jump_speed",
                 jump,
@@ -329,17 +297,9 @@ impl CaseKind for CaseConfig {
                 "the spring's first surge frequency sqrt(k / m_active) / 2 [Hz]",
             ),
             Scalar::new("cam_speed", cfg.cam.cam_speed, "camshaft speed [rev/s]"),
-            Scalar::new(
-                "dt",
-                dt,
-                "step (first step when adaptive) of the first method [s]",
-            ),
-            Scalar::new(
-                "tolerance",
-                tol,
-                "rtol of the first method when adaptive [-]",
-            ),
-        ])
+        ];
+        scalars.extend(seat_force::first_method_step(cfg.methods[0].stepping));
+        Ok(scalars)
     }
 
     fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {

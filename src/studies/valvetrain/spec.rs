@@ -28,7 +28,7 @@ struct CaseToml {
     #[serde(default)]
     jump: Option<JumpToml>,
     #[serde(default)]
-    reference: ReferenceToml,
+    reference: vs::ReferenceToml,
     #[serde(default)]
     analysis: AnalysisToml,
 }
@@ -86,14 +86,6 @@ struct JumpToml {
     low: f64,
     high: f64,
     resolution: f64,
-}
-
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ReferenceToml {
-    method: Option<String>,
-    dt: Option<f64>,
-    penalty_tolerance: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -235,10 +227,10 @@ fn spring_model(
     }
 }
 
-/// Method `raw` (over `base`) at `at`, labelled `label`.
+/// Method `raw` (over `base`) at `at`, labelled `label` (None: its name).
 fn method(
     ctx: &Ctx,
-    (at, label): (&str, &str),
+    (at, label): (&str, Option<&str>),
     raw: &MethodToml,
     base: &MethodToml,
     ks: f64,
@@ -251,34 +243,11 @@ fn method(
         &vs::METHODS,
     )?;
     Ok(MethodConfig {
-        label: label.to_string(),
+        label: label.unwrap_or(m.name).to_string(),
         name: m.name,
         model: spring_model(ctx, at, raw, base)?,
         contact: m.contact,
         stepping: m.stepping,
-    })
-}
-
-/// The case's methods: `[integrator]` (labelled by its name) and its
-/// variants, which may not set the case's sampling keys.
-fn methods(ctx: &Ctx, raw: &CaseToml, ks: f64) -> Result<Vec<MethodConfig>, InputError> {
-    let base = &raw.integrator;
-    let first = method(ctx, ("integrator", ""), base, &MethodToml::default(), ks)?;
-    let first = MethodConfig {
-        label: first.name.to_string(),
-        ..first
-    };
-    let only = ("reference", "name");
-    ctx.with_variants(first, &raw.variants, only, |at, label, v: MethodToml| {
-        ctx.case_only(
-            at,
-            &[
-                ("revolutions", v.revolutions.is_some()),
-                ("samples_per_revolution", v.samples_per_revolution.is_some()),
-                ("max_steps", v.max_steps.is_some()),
-            ],
-        )?;
-        method(ctx, (at, label), &v, base, ks)
     })
 }
 
@@ -288,7 +257,15 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let spring = vs::spring(ctx, &raw.spring)?;
     let cam = vs::cam(ctx, &raw.cam, &spring)?;
     let train = train(ctx, &raw.valvetrain, &cam)?;
-    let methods = methods(ctx, &raw, spring.segment_stiffness)?;
+    // A variant may not set the case's sampling keys.
+    let case_keys = ["revolutions", "samples_per_revolution", "max_steps"];
+    let ks = spring.segment_stiffness;
+    let methods = vs::methods(
+        ctx,
+        (&raw.integrator, &raw.variants),
+        &case_keys,
+        |at, label, v, base| method(ctx, (at, label), v, base, ks),
+    )?;
     let (revolutions, samples_per_revolution, max_steps) = sampling(ctx, &raw.integrator)?;
     let jump = jump(ctx, raw.jump.as_ref())?;
     let period_steps = |speed: f64, dt: f64| revolutions as f64 / speed / dt;
@@ -440,15 +417,10 @@ fn jump(ctx: &Ctx, raw: Option<&JumpToml>) -> Result<Option<JumpConfig>, InputEr
     Ok(match raw {
         None => None,
         Some(j) => {
-            let low = ctx.positive("jump.low", j.low)?;
-            let high = ctx.positive("jump.high", j.high)?;
-            if high <= low {
-                return Err(ctx.err(
-                    "jump.high",
-                    high,
-                    format!("a speed above jump.low = {low} rev/s"),
-                ));
-            }
+            let (low, high) =
+                ctx.positive_ordered(("jump.low", j.low), ("jump.high", j.high), |low| {
+                    format!("a speed above jump.low = {low} rev/s")
+                })?;
             let resolution = ctx.positive("jump.resolution", j.resolution)?;
             if resolution < 1e-6 * high || resolution >= high - low {
                 return Err(ctx.err(

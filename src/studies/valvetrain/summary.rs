@@ -8,9 +8,9 @@
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
-use crate::harness::sweep::label::{coords_text, short};
+use crate::harness::sweep::label::short;
 use crate::models::valvetrain::SpringModel;
-use crate::studies::shared::figures::count_word;
+use crate::studies::shared::figures::{CamCurves, against_cam_angle, case_text, count_word};
 use crate::studies::valvetrain::spec::CaseConfig;
 
 /// The value of method scalar `name` of `label` in case `o`.
@@ -287,31 +287,15 @@ fn against_angle_per_method(summary: &mut StudySummary, o: &CaseOutput) {
             "spring-seat force [N]",
         ),
     ] {
-        let mut series = Vec::new();
-        let mut reference = "";
-        if let Some(r) = o.table("reference")
-            && let (Some(a), Some(y)) = (r.table.values("cam_angle"), r.table.values(column))
-        {
-            series.push(Series::new("fine NCP reference", a, y, Style::Dashed));
-            reference = ", and dashed the fine NCP reference";
-        }
-        let mut methods: Vec<&str> = Vec::new();
-        for m in &o.methods {
-            let Some(out) = m.output() else { continue };
-            if let (Some(a), Some(y)) = (out.series.values("cam_angle"), out.series.values(column))
-            {
-                series.push(Series::new(m.label(), a, y, Style::Line));
-                methods.push(m.label());
-            }
-        }
+        let CamCurves {
+            series,
+            methods,
+            reference,
+        } = against_cam_angle(o, column, true);
         if series.is_empty() {
             continue;
         }
-        let case = if o.coords.is_empty() {
-            o.name.clone()
-        } else {
-            coords_text(&o.coords)
-        };
+        let case = case_text(o);
         summary.figures.push(Figure {
             name: name.into(),
             title: format!("{title} ({case})"),

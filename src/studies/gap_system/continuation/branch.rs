@@ -48,6 +48,30 @@ pub fn kind_of(c: f64) -> PointKind {
         .unwrap_or(PointKind::Regular)
 }
 
+/// Pushes to `t` the columns `x<i>_max` and `x<i>_min` of the `n` DOFs:
+/// each row's largest and smallest x_i `over` (the orbit, the measured
+/// periods), as `extremes` gives them.
+pub fn push_extremes<R>(
+    t: &mut Table,
+    rows: &[R],
+    n: usize,
+    over: &str,
+    extremes: impl Fn(&R) -> (&Vec<f64>, &Vec<f64>),
+) {
+    for i in 0..n {
+        t.push(
+            format!("x{i}_max"),
+            format!("largest x{i} over {over} [m]"),
+            rows.iter().map(|r| extremes(r).0[i]).collect(),
+        );
+        t.push(
+            format!("x{i}_min"),
+            format!("smallest x{i} over {over} [m]"),
+            rows.iter().map(|r| extremes(r).1[i]).collect(),
+        );
+    }
+}
+
 /// The branch as the `orbits` table.
 pub fn orbits_table(branch: &Branch, n: usize) -> Table {
     let p = &branch.points;
@@ -76,18 +100,7 @@ pub fn orbits_table(branch: &Branch, n: usize) -> Table {
             col(&|b| b.multipliers[i].im),
         );
     }
-    for i in 0..n {
-        t.push(
-            format!("x{i}_max"),
-            format!("largest x{i} over the orbit [m]"),
-            col(&|b| b.x_max[i]),
-        );
-        t.push(
-            format!("x{i}_min"),
-            format!("smallest x{i} over the orbit [m]"),
-            col(&|b| b.x_min[i]),
-        );
-    }
+    push_extremes(&mut t, p, n, "the orbit", |b| (&b.x_max, &b.x_min));
     for i in 0..n {
         t.push(
             format!("x{i}_0"),

@@ -17,7 +17,7 @@ pub mod spec;
 pub mod sweep;
 
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::Provides;
+use crate::harness::checks::{Provides, names};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, MethodOutput, MethodPlan, MethodResult, ReferenceOutput, Scalar, Study,
@@ -74,10 +74,6 @@ const COUNTER_DOCS: [(&str, &str); 8] = [
         "continuation steps rejected by its step control [-]",
     ),
 ];
-
-fn names(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
 
 impl Study for ContinuationStudy {
     fn methods(&self, _case: usize) -> Vec<MethodPlan> {

@@ -142,13 +142,12 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
     let c: ContinuationToml = ctx.parse_at("continuation", raw)?;
     let from = ctx.positive("continuation.omega_from", c.omega_from)?;
     let to = ctx.finite("continuation.omega_to", c.omega_to)?;
-    if to <= from {
-        return Err(ctx.err(
-            "continuation.omega_to",
-            to,
-            format!("a frequency [rad/s] above omega_from = {from}"),
-        ));
-    }
+    ctx.above(
+        "continuation.omega_to",
+        to,
+        from,
+        format!("a frequency [rad/s] above omega_from = {from}"),
+    )?;
     // excitation.omega is set by the continuation: given or not, it is omega_from
     if let Some(toml::Value::Table(exc)) = table.get_mut("excitation") {
         exc.insert("omega".into(), toml::Value::Float(from));

@@ -275,18 +275,9 @@ pub fn output(sweep: &Sweep, label: &str, counter: &str) -> MethodOutput {
             format!("max |x0| over the measured periods, `{label}` [m]"),
             col(&|p| p.amplitude),
         );
-    for i in 0..n {
-        series.push(
-            format!("x{i}_max"),
-            format!("largest x{i} over the measured periods [m]"),
-            col(&|p| p.x_max[i]),
-        );
-        series.push(
-            format!("x{i}_min"),
-            format!("smallest x{i} over the measured periods [m]"),
-            col(&|p| p.x_min[i]),
-        );
-    }
+    super::branch::push_extremes(&mut series, &sweep.points, n, "the measured periods", |p| {
+        (&p.x_max, &p.x_min)
+    });
     series.push(
         "settle_periods",
         "forcing periods integrated before measuring [-]",

@@ -376,9 +376,12 @@ fn time_grid(
                     ctx.missing("integrator.t_end", "missing: the final time [s], > dt")
                 })?,
             )?;
-            if t_end <= dt {
-                return Err(ctx.err("integrator.t_end", t_end, format!("a number > dt = {dt}")));
-            }
+            ctx.above(
+                "integrator.t_end",
+                t_end,
+                dt,
+                format!("a number > dt = {dt}"),
+            )?;
             (dt, multiple_of(ctx, "integrator.t_end", t_end, dt)?, None)
         }
     })
@@ -554,7 +557,7 @@ fn method_name(ctx: &Ctx, key: &str, name: &str) -> Result<String, InputError> {
         Err(ctx.err(
             key,
             format!("\"{name}\""),
-            format!("one of {}", METHODS.map(|m| format!("\"{m}\"")).join(", ")),
+            crate::studies::keys::one_of(&METHODS),
         ))
     }
 }
