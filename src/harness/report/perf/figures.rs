@@ -10,9 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::history::{CPU, Context, History, HistoryRow, INSTRUCTIONS};
+use crate::harness::history::{CPU, Context, History, HistoryRow, INSTRUCTIONS, MACHINE_CHANGE};
 use crate::harness::kernels;
-use crate::harness::report::format::short_commit;
+use crate::harness::report::format::{short_commit, sig};
 
 /// The summary shows at most this many (the latest) commits.
 pub const MAX_COMMITS_SHOWN: usize = 30;
@@ -59,8 +59,13 @@ pub fn summary_figure(
         }
         let points = lines.entry(line).or_default();
         for &(index, row) in series.iter().filter(|p| p.0 >= first_shown) {
-            let Some(&(base_index, base)) = series.iter().find(|p| p.1.config() == row.config())
-            else {
+            // The first point of the same baseline and, for a time, of the
+            // same machine epoch.
+            let config = row.config();
+            let Some(&(base_index, base)) = series.iter().find(|p| {
+                p.1.config() == config
+                    && (!row.is_time() || ctx.epoch(p.0, &config) == ctx.epoch(index, &config))
+            }) else {
                 continue;
             };
             let (v, b) = (
@@ -107,8 +112,10 @@ pub fn summary_figure(
         String::new()
     } else {
         format!(
-            " New baselines (timing method, host, CPU or build profile changed) start at {}; \
-             a line breaks there and restarts at 1.",
+            " New baselines (timing method, host, CPU or build profile changed, or the machine \
+             changed under the same name: the calibration kernel moved by more than {} %) start at \
+             {}; a line breaks there and restarts at 1.",
+            sig(100.0 * MACHINE_CHANGE),
             breaks.into_iter().collect::<Vec<_>>().join(", ")
         )
     };
@@ -134,7 +141,7 @@ pub fn summary_figure(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::history::TIMING_METHOD;
+    use crate::harness::history::{CALIBRATION, TIMING_METHOD};
 
     fn row(commit: &str, study: &str, metric: &str, v: f64, host: &str) -> HistoryRow {
         HistoryRow {
@@ -181,5 +188,37 @@ mod tests {
         assert_eq!(a[3], (2.0, 1.0));
         assert!(figure.caption.contains("start at c2"), "{}", figure.caption);
         assert!(figure.problems().is_empty());
+    }
+
+    /// The calibration kernel 20 % faster from c2 on (a machine change):
+    /// the CPU-time line breaks there and restarts at 1; the instruction
+    /// line, deterministic, does not.
+    #[test]
+    fn a_machine_change_breaks_the_time_lines() {
+        let mut rows = Vec::new();
+        for c in 0..4 {
+            let commit = format!("c{c}");
+            let fast = if c >= 2 { 0.8 } else { 1.0 };
+            let mut cal = row(&commit, CALIBRATION.0, CPU, 0.01 * fast, "h");
+            (cal.case, cal.method) = (CALIBRATION.1.into(), CALIBRATION.2.into());
+            rows.push(cal);
+            rows.push(row(&commit, "a1", CPU, if c >= 2 { 2.0 } else { 1.0 }, "h"));
+            rows.push(row(&commit, "kernels", INSTRUCTIONS, 1e6, "h"));
+        }
+        let h = History { rows };
+        let ctx = Context::new(&h);
+        let family = |s: &str| s[..1].to_string();
+        let (figure, _) = summary_figure(&h, &ctx, &family).unwrap();
+        let a = &figure.series[0].points;
+        assert_eq!(a.len(), 5, "{a:?}");
+        assert!(a[2].1.is_nan());
+        assert_eq!((a[3], a[4]), ((2.0, 1.0), (3.0, 1.0)));
+        let kernels = figure
+            .series
+            .iter()
+            .find(|s| s.label.starts_with("kernels"))
+            .unwrap();
+        assert_eq!(kernels.points.len(), 4);
+        assert!(figure.caption.contains("start at c2"), "{}", figure.caption);
     }
 }
