@@ -27,9 +27,10 @@
 //! - Lines are SVG polylines with coordinates to 0.01 px (plotters' SVG
 //!   backend rounds to whole pixels, which draws a smooth curve as a
 //!   staircase); dashes are the polyline's `stroke-dasharray`. They are
-//!   written after everything else, over the grid, markers and legend: the
+//!   written after everything else, over the grid and legend: the
 //!   references' light bands first, then the curves, then the references'
-//!   dashes, which no curve hides.
+//!   dashes, which no curve hides, then the markers of measured points
+//!   (`Style::Markers`), which no curve or band hides.
 //! - The legend goes into an empty corner of the plot when there is one; with
 //!   few entries, headroom is added above the data for it; otherwise it is
 //!   drawn below the plot, in as many columns as fit. It never hides data.
@@ -634,8 +635,17 @@ where
                 let (tail, head) = (pixels[pixels.len() - 2], pixels[pixels.len() - 1]);
                 draw_arrowhead(chart.plotting_area(), color, tail, head)?;
             }
+            if s.style == Style::Markers {
+                // Measured points go over every curve and reference band.
+                for p in unique_pixels(seg, &pixels) {
+                    overlays
+                        .markers
+                        .push(px.marker(p, s.shape, color, f64::from(MARKER_PX)));
+                }
+                continue;
+            }
             let marker_points: Vec<(f64, f64)> = match s.style {
-                Style::Markers => unique_pixels(seg, &pixels),
+                Style::Markers => Vec::new(),
                 Style::LineMarkers => {
                     let step = seg.len().div_ceil(MAX_LINE_MARKERS).max(1);
                     seg.iter().copied().step_by(step).collect()
@@ -653,12 +663,14 @@ where
 
 /// The curves' polylines in three layers: the references' light bands,
 /// the solid curves and `DashedOver` in series order, the references'
-/// dashes.
+/// dashes; then the markers of `Markers` series (measured points), which
+/// no curve or band hides.
 #[derive(Default)]
 struct Overlays {
     bands: Vec<String>,
     curves: Vec<String>,
     dashes: Vec<String>,
+    markers: Vec<String>,
 }
 
 impl Overlays {
@@ -688,6 +700,7 @@ impl Overlays {
         let mut out = self.bands;
         out.extend(self.curves);
         out.extend(self.dashes);
+        out.extend(self.markers);
         out
     }
 }

@@ -68,6 +68,52 @@ impl SubPixel {
     }
 }
 
+impl SubPixel {
+    /// A filled marker of `shape` (0 circle, 1 triangle, 2 square, else a
+    /// cross) of radius `r` px at data point `p`, as SVG: the shapes the
+    /// legend draws (`legend::draw_marker`), at sub-pixel positions.
+    pub(super) fn marker(&self, p: (f64, f64), shape: usize, color: RGBColor, r: f64) -> String {
+        let (x, y) = self.map(p);
+        let fill = format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2);
+        match shape {
+            0 => format!("<circle cx=\"{x:.2}\" cy=\"{y:.2}\" r=\"{r}\" fill=\"{fill}\"/>\n"),
+            1 => {
+                let s = r + 1.0;
+                let (dx, dy) = (s * 0.866, s * 0.5);
+                format!(
+                    "<polygon fill=\"{fill}\" points=\"{x:.2},{:.2} {:.2},{:.2} {:.2},{:.2}\"/>\n",
+                    y - s,
+                    x - dx,
+                    y + dy,
+                    x + dx,
+                    y + dy
+                )
+            }
+            2 => format!(
+                "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{}\" height=\"{}\" fill=\"{fill}\"/>\n",
+                x - r,
+                y - r,
+                2.0 * r,
+                2.0 * r
+            ),
+            _ => {
+                let s = r + 1.0;
+                format!(
+                    "<path fill=\"none\" stroke=\"{fill}\" stroke-width=\"2\" d=\"M{:.2},{:.2}L{:.2},{:.2}M{:.2},{:.2}L{:.2},{:.2}\"/>\n",
+                    x - s,
+                    y - s,
+                    x + s,
+                    y + s,
+                    x - s,
+                    y + s,
+                    x + s,
+                    y - s
+                )
+            }
+        }
+    }
+}
+
 /// Reduces a long segment while keeping its drawn shape (see module doc).
 pub(super) fn decimate(seg: &[(f64, f64)], pixels: &[(i32, i32)]) -> Vec<(f64, f64)> {
     let monotone = seg.windows(2).all(|w| w[1].0 >= w[0].0);

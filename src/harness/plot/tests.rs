@@ -325,3 +325,34 @@ fn bars_text_and_legend_stay_inside_a_figure_shown_at_its_width() {
         );
     }
 }
+
+/// A measured point on its analytic reference (the Bossak spectral
+/// radius): the marker is written after every polyline, so neither the
+/// reference's band nor a curve hides it; the legend's marker stays.
+#[test]
+fn measured_markers_are_drawn_over_curves_and_bands() {
+    let x: Vec<f64> = (0..50).map(f64::from).collect();
+    let y: Vec<f64> = x.iter().map(|v| 0.5 + 0.01 * v).collect();
+    let figure = Figure {
+        name: "m".into(),
+        title: "Markers on a reference".into(),
+        x: Axis::linear("x [-]"),
+        y: Axis::linear("y [-]"),
+        series: vec![
+            Series::new("analytic", &x, &y, Style::Dashed).grouped(0),
+            Series::new("measured", &[10.0, 40.0], &[0.6, 0.9], Style::Markers).grouped(0),
+            Series::new("curve", &x, &y, Style::Line).grouped(1),
+        ],
+        caption: String::new(),
+    };
+    let svg = render_svg_string(&figure).unwrap();
+    let last_polyline = svg.rfind("<polyline").expect("polylines");
+    let data_markers: Vec<usize> = svg.match_indices("<circle").map(|(i, _)| i).collect();
+    // Two data markers after the last polyline, one in the legend before.
+    assert_eq!(data_markers.len(), 3, "{svg}");
+    assert_eq!(
+        data_markers.iter().filter(|&&i| i > last_polyline).count(),
+        2,
+        "{svg}"
+    );
+}
