@@ -635,26 +635,23 @@ where
                 let (tail, head) = (pixels[pixels.len() - 2], pixels[pixels.len() - 1]);
                 draw_arrowhead(chart.plotting_area(), color, tail, head)?;
             }
-            if s.style == Style::Markers {
+            match s.style {
                 // Measured points go over every curve and reference band.
-                for p in unique_pixels(seg, &pixels) {
-                    overlays
-                        .markers
-                        .push(px.marker(p, s.shape, color, f64::from(MARKER_PX)));
+                Style::Markers => {
+                    for p in unique_pixels(seg, &pixels) {
+                        overlays
+                            .markers
+                            .push(px.marker(p, s.shape, color, f64::from(MARKER_PX)));
+                    }
                 }
-                continue;
-            }
-            let marker_points: Vec<(f64, f64)> = match s.style {
-                Style::Markers => Vec::new(),
                 Style::LineMarkers => {
                     let step = seg.len().div_ceil(MAX_LINE_MARKERS).max(1);
-                    seg.iter().copied().step_by(step).collect()
+                    for p in seg.iter().step_by(step) {
+                        let c = chart.backend_coord(p);
+                        draw_marker(chart.plotting_area(), s.shape, color, c, true)?;
+                    }
                 }
-                Style::Line | Style::Dashed | Style::DashedOver | Style::Arrow => Vec::new(),
-            };
-            for p in marker_points {
-                let c = chart.backend_coord(&p);
-                draw_marker(chart.plotting_area(), s.shape, color, c, true)?;
+                Style::Line | Style::Dashed | Style::DashedOver | Style::Arrow => {}
             }
         }
     }

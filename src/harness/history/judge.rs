@@ -432,9 +432,10 @@ impl<'a> Context<'a> {
             .map(|(_, what)| what.as_str())
     }
 
-    /// Whether two points of a benchmark may be compared: always for
-    /// counters and costs, within one machine epoch for times.
-    fn comparable(&self, row: &HistoryRow, a: usize, b: usize) -> bool {
+    /// Whether points `a` and `b` (commit indices) of `row`'s benchmark
+    /// may be compared: always for counters and costs, within one machine
+    /// epoch for times.
+    pub fn comparable(&self, row: &HistoryRow, a: usize, b: usize) -> bool {
         let config = row.config();
         !row.is_time() || self.epoch(a, &config) == self.epoch(b, &config)
     }

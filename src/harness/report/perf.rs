@@ -122,9 +122,9 @@ fn counter_table(changes: &[CounterChange]) -> Table {
     table
 }
 
-fn commits_table(history: &History) -> (Table, usize) {
+fn commits_table(history: &History, ctx: &Context) -> (Table, usize) {
     let commits = history.commits();
-    let indices = history.commit_indices();
+    let indices = &ctx.indices;
     let mut first: Vec<Option<&HistoryRow>> = vec![None; commits.len()];
     let mut rows = vec![0usize; commits.len()];
     for r in &history.rows {
@@ -134,7 +134,7 @@ fn commits_table(history: &History) -> (Table, usize) {
             first[i] = Some(r);
         }
     }
-    let changes = history::baseline_changes(history);
+    let changes = history::baseline_changes_of(history, ctx);
     let mut table = Table::new(&[
         ("commit", false),
         ("first run", false),
@@ -391,7 +391,7 @@ fn body(doc: &mut Document, history: &History, studies: &[&str], run: &RunResult
         ))],
         blocks: detail::study_details(&flags, studies, run),
     });
-    let (table, skip) = commits_table(history);
+    let (table, skip) = commits_table(history, &ctx);
     let mut blocks = Vec::new();
     if skip > 0 {
         blocks.push(Block::Paragraph(vec![text(format!(

@@ -309,7 +309,7 @@ fn still_present(
     let k = s.len() - 1;
     if !ctx.runs_at_latest(s[k].1)
         || s[k].1.config() != config
-        || ctx.epoch(s[k].0, &config) != ctx.epoch(s[i].0, &config) && s[i].1.is_time()
+        || !ctx.comparable(s[i].1, s[i].0, s[k].0)
     {
         return false;
     }
@@ -366,9 +366,13 @@ pub fn latest_shared_run(history: &History) -> Option<f64> {
 /// previous time row's, and every machine change told by the calibration
 /// kernel ([`Context::machine_changes`]).
 pub fn baseline_changes(history: &History) -> Vec<(usize, String)> {
+    baseline_changes_of(history, &Context::new(history))
+}
+
+/// [`baseline_changes`] with `history`'s context made once.
+pub fn baseline_changes_of(history: &History, ctx: &Context) -> Vec<(usize, String)> {
     let rows: Vec<&HistoryRow> = history.rows.iter().collect();
-    let mut out = baseline_changes_in(&rows, &history.commit_indices());
-    let ctx = Context::new(history);
+    let mut out = baseline_changes_in(&rows, &ctx.indices);
     for (index, what) in ctx.machine_changes() {
         if !out.iter().any(|(i, w)| *i == index && w == what) {
             out.push((index, what.to_string()));

@@ -62,10 +62,10 @@ pub fn summary_figure(
             // The first point of the same baseline and, for a time, of the
             // same machine epoch.
             let config = row.config();
-            let Some(&(base_index, base)) = series.iter().find(|p| {
-                p.1.config() == config
-                    && (!row.is_time() || ctx.epoch(p.0, &config) == ctx.epoch(index, &config))
-            }) else {
+            let Some(&(base_index, base)) = series
+                .iter()
+                .find(|p| p.1.config() == config && ctx.comparable(row, p.0, index))
+            else {
                 continue;
             };
             let (v, b) = (
