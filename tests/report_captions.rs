@@ -17,11 +17,11 @@
 //!   its unit in brackets.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-fn report() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("report")
-}
+#[path = "common/svg.rs"]
+mod svg;
+
+use svg::{report, texts, unescape};
 
 /// A figure of the page: its study, SVG file, title and caption (text).
 #[derive(Debug, Clone)]
@@ -30,15 +30,6 @@ struct PageFigure {
     file: String,
     title: String,
     caption: String,
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
 }
 
 /// The text of an HTML fragment without its tags.
@@ -103,40 +94,6 @@ fn page_figures(html: &str) -> Vec<PageFigure> {
         }
     }
     out
-}
-
-/// A `<text>` of an SVG: anchor, dy, font size, rotated, body.
-struct SvgText {
-    anchor: String,
-    dy: String,
-    size: f64,
-    rotated: bool,
-    body: String,
-}
-
-fn attr(tag: &str, name: &str) -> String {
-    tag.split(&format!(" {name}=\""))
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn texts(svg: &str) -> Vec<SvgText> {
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|t| {
-            let (tag, rest) = t.split_once('>')?;
-            let body = rest.split("</text>").next()?.trim();
-            Some(SvgText {
-                anchor: attr(tag, "text-anchor"),
-                dy: attr(tag, "dy"),
-                size: attr(tag, "font-size").parse().unwrap_or(0.0),
-                rotated: tag.contains("rotate("),
-                body: unescape(body),
-            })
-        })
-        .collect()
 }
 
 /// The legend entries: left-aligned text centred on its line.

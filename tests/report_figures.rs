@@ -6,31 +6,10 @@
 //!   an ellipse (class 4: the orbit's vertical axis takes the horizontal
 //!   one's pixels per unit).
 
-use std::path::PathBuf;
+#[path = "common/svg.rs"]
+mod svg;
 
-/// `(anchor, dy, y, text)` of every `<text>` element of an SVG.
-fn texts(svg: &str) -> Vec<(String, String, String, String)> {
-    let attr = |tag: &str, name: &str| {
-        tag.split(&format!(" {name}=\""))
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-            .unwrap_or_default()
-            .to_string()
-    };
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|t| {
-            let (tag, rest) = t.split_once('>')?;
-            let body = rest.split('<').next()?.trim().to_string();
-            Some((
-                attr(tag, "text-anchor"),
-                attr(tag, "dy"),
-                attr(tag, "y"),
-                body,
-            ))
-        })
-        .collect()
-}
+use svg::{SvgText, figures, texts};
 
 /// The tick labels of each axis: the y axis' are right-aligned and centred
 /// on their tick, the x axis' centred below it on one baseline.
@@ -38,15 +17,15 @@ fn tick_labels(svg: &str) -> (Vec<String>, Vec<String>) {
     let all = texts(svg);
     let y: Vec<String> = all
         .iter()
-        .filter(|(a, dy, _, _)| a == "end" && dy == "0.5ex")
-        .map(|t| t.3.clone())
+        .filter(|t| t.anchor == "end" && t.dy == "0.5ex")
+        .map(|t| t.body.clone())
         .collect();
-    let below: Vec<&(String, String, String, String)> = all
+    let below: Vec<&SvgText> = all
         .iter()
-        .filter(|(a, dy, _, _)| a == "middle" && dy == "0.76em")
+        .filter(|t| t.anchor == "middle" && t.dy == "0.76em")
         .collect();
     // The x ticks share the most common baseline of centred text.
-    let mut baselines: Vec<&str> = below.iter().map(|t| t.2.as_str()).collect();
+    let mut baselines: Vec<&str> = below.iter().map(|t| t.y.as_str()).collect();
     baselines.sort();
     let common = baselines
         .chunk_by(|a, b| a == b)
@@ -55,9 +34,9 @@ fn tick_labels(svg: &str) -> (Vec<String>, Vec<String>) {
     let x = below
         .iter()
         .filter(|t| {
-            Some(t.2.as_str()) == common && baselines.iter().filter(|b| **b == t.2).count() > 1
+            Some(t.y.as_str()) == common && baselines.iter().filter(|b| **b == t.y).count() > 1
         })
-        .map(|t| t.3.clone())
+        .map(|t| t.body.clone())
         .collect();
     (x, y)
 }
@@ -76,28 +55,16 @@ fn repeated(labels: &[String]) -> Vec<String> {
 
 #[test]
 fn no_axis_of_the_committed_report_reads_one_number_on_two_ticks() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("report/figures");
     let mut bad = Vec::new();
-    let mut read = 0;
-    for entry in std::fs::read_dir(&dir).expect("report/figures") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|e| e != "svg") {
-            continue;
-        }
-        let svg = std::fs::read_to_string(&path).expect("svg");
-        read += 1;
+    for (name, svg) in figures() {
         let (x, y) = tick_labels(&svg);
         for (axis, labels) in [("x", x), ("y", y)] {
             let twice = repeated(&labels);
             if !twice.is_empty() {
-                bad.push(format!(
-                    "{} ({axis} ticks {labels:?} repeat {twice:?})",
-                    path.file_name().unwrap_or_default().to_string_lossy()
-                ));
+                bad.push(format!("{name} ({axis} ticks {labels:?} repeat {twice:?})"));
             }
         }
     }
-    assert!(read > 10, "read only {read} figures");
     assert!(
         bad.is_empty(),
         "axes whose ticks read alike:\n{}",
@@ -131,27 +98,16 @@ fn repeated_tick_labels_are_found() {
 /// label (x: the `x` attribute of the labels below the plot; y: the `y`
 /// attribute of the right-aligned ones).
 fn pixels_per_unit(svg: &str) -> Option<(f64, f64)> {
-    let attr = |tag: &str, name: &str| -> Option<f64> {
-        tag.split(&format!(" {name}=\""))
-            .nth(1)?
-            .split('"')
-            .next()?
-            .parse()
-            .ok()
-    };
     let mut xs = Vec::new();
     let mut ys = Vec::new();
-    for t in svg.split("<text").skip(1) {
-        let Some((tag, rest)) = t.split_once('>') else {
+    for t in texts(svg) {
+        let Ok(value) = t.body.parse::<f64>() else {
             continue;
         };
-        let Ok(value) = rest.split('<').next().unwrap_or("").trim().parse::<f64>() else {
-            continue;
-        };
-        if tag.contains("text-anchor=\"end\"") && tag.contains("dy=\"0.5ex\"") {
-            ys.push((attr(tag, "y")?, value));
-        } else if tag.contains("text-anchor=\"middle\"") && tag.contains("dy=\"0.76em\"") {
-            xs.push((attr(tag, "x")?, value));
+        if t.anchor == "end" && t.dy == "0.5ex" {
+            ys.push((t.y.parse().ok()?, value));
+        } else if t.anchor == "middle" && t.dy == "0.76em" {
+            xs.push((t.x.parse().ok()?, value));
         }
     }
     let scale = |v: &[(f64, f64)]| -> Option<f64> {
@@ -163,21 +119,13 @@ fn pixels_per_unit(svg: &str) -> Option<(f64, f64)> {
 
 #[test]
 fn journal_orbits_of_the_committed_report_have_equal_axis_scales() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("report/figures");
     let mut bad = Vec::new();
     let mut read = 0;
-    for entry in std::fs::read_dir(&dir).expect("report/figures") {
-        let path = entry.expect("entry").path();
-        let name = path
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        if !name.contains("journal-orbit") || !name.ends_with(".svg") {
+    for (name, svg) in figures() {
+        if !name.contains("journal-orbit") {
             continue;
         }
         read += 1;
-        let svg = std::fs::read_to_string(&path).expect("svg");
         match pixels_per_unit(&svg) {
             Some((px, py)) if (px / py - 1.0).abs() <= 0.015 => {}
             Some((px, py)) => bad.push(format!(

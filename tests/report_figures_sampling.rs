@@ -15,60 +15,10 @@
 //!   (width estimated as 0.6 em per character), error bars end inside the
 //!   plot, and no slider-crank legend is a raw case id.
 
-use std::path::PathBuf;
+#[path = "common/svg.rs"]
+mod svg;
 
-fn report() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("report")
-}
-
-/// Every SVG of the committed report: (file name, text).
-fn figures() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(report().join("figures"))
-        .expect("report/figures")
-        .filter_map(|e| {
-            let path = e.ok()?.path();
-            (path.extension()? == "svg").then_some(())?;
-            let name = path.file_name()?.to_string_lossy().into_owned();
-            Some((name, std::fs::read_to_string(&path).ok()?))
-        })
-        .collect();
-    out.sort();
-    assert!(out.len() > 10, "read only {} figures", out.len());
-    out
-}
-
-fn attr(tag: &str, name: &str) -> Option<String> {
-    Some(
-        tag.split(&format!(" {name}=\""))
-            .nth(1)?
-            .split('"')
-            .next()?
-            .to_string(),
-    )
-}
-
-fn num(tag: &str, name: &str) -> Option<f64> {
-    attr(tag, name)?.parse().ok()
-}
-
-/// `(tag, body)` of every element `<name ...>...</name>` or `<name .../>`.
-fn elements<'a>(svg: &'a str, name: &str) -> Vec<(&'a str, &'a str)> {
-    // Each tag keeps its leading space, so that every attribute (the first
-    // too) is found as ` name="`.
-    svg.split(&format!("<{name}"))
-        .skip(1)
-        .filter(|t| t.starts_with(char::is_whitespace))
-        .filter_map(|t| {
-            let (tag, rest) = t.split_once('>')?;
-            let body = if tag.ends_with('/') {
-                ""
-            } else {
-                rest.split('<').next()?.trim()
-            };
-            Some((tag, body))
-        })
-        .collect()
-}
+use svg::{attr, elements, figures, num, report};
 
 /// The viewBox's width and height.
 fn view_box(svg: &str) -> (f64, f64) {
