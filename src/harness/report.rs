@@ -33,7 +33,7 @@ pub use format::{count, seconds, short_commit, sig};
 use crate::error::OutputError;
 use crate::harness::atomic::{self, StagedDir};
 use crate::harness::figure::Figure;
-use crate::harness::history::History;
+use crate::harness::history::{Context, History};
 use crate::harness::outcome::RunResult;
 use crate::harness::plot;
 
@@ -209,13 +209,26 @@ pub fn document(
     figures: &[Vec<RenderedFigure>],
     history_summary: Option<&RenderedFigure>,
 ) -> Document {
+    let ctx = Context::new(history);
+    judged_document(run, history, &ctx, figures, history_summary)
+}
+
+/// [`document`] with the history's judgment `ctx` (of `history`) made
+/// once for the whole report.
+fn judged_document(
+    run: &RunResult,
+    history: &History,
+    ctx: &Context,
+    figures: &[Vec<RenderedFigure>],
+    history_summary: Option<&RenderedFigure>,
+) -> Document {
     let mut doc = Document {
         title: format!("contact-harness report: {}", run.suite),
         blocks: Vec::new(),
     };
     sections::header(&mut doc, run);
     sections::overview(&mut doc, run);
-    findings::regressions_summary(&mut doc, history);
+    findings::regressions_summary(&mut doc, history, ctx);
     // Figures are numbered in order over the studies: a repeated figure
     // points to the number of its first drawing.
     let mut offsets = Vec::with_capacity(figures.len());
@@ -251,7 +264,7 @@ pub fn document(
             &mut figure_number,
         );
     }
-    perf::section(&mut doc, run, history, history_summary);
+    perf::section(&mut doc, run, history, ctx, history_summary);
     sections::footer(&mut doc, &run.manifest);
     doc
 }
@@ -296,7 +309,8 @@ pub fn write_report(
         }
         figures.push(rendered);
     }
-    let summary = match perf::history_summary(run, history) {
+    let ctx = Context::new(history);
+    let summary = match perf::history_summary(run, history, &ctx) {
         Some((figure, labels)) => Some(render_labelled(
             staged.path(),
             "history/summary.svg",
@@ -307,7 +321,7 @@ pub fn write_report(
         None => None,
     };
     staged.commit()?;
-    let doc = document(run, history, &figures, summary.as_ref());
+    let doc = judged_document(run, history, &ctx, &figures, summary.as_ref());
     atomic::write_file(
         &report_dir.join("index.html"),
         html::render(&doc).as_bytes(),

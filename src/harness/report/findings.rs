@@ -236,8 +236,12 @@ pub const SHOWN_REGRESSIONS: usize = 8;
 /// The regressions at this run's commit (from the history), under the
 /// summary table: each with its change and noise band, or a line saying
 /// there are none; the whole history is in the performance section.
-pub fn regressions_summary(doc: &mut Document, history: &crate::harness::history::History) {
-    let latest = crate::harness::history::latest_regressions(history);
+pub fn regressions_summary(
+    doc: &mut Document,
+    history: &crate::harness::history::History,
+    ctx: &crate::harness::history::Context,
+) {
+    let latest = crate::harness::history::latest_regressions_in(ctx);
     let link = Inline::Link {
         text: "performance history".into(),
         href: "#performance-history".into(),

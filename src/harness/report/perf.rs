@@ -256,9 +256,9 @@ fn families(run: &RunResult) -> impl Fn(&str) -> String + '_ {
 pub fn history_summary(
     run: &RunResult,
     history: &History,
+    ctx: &Context,
 ) -> Option<(crate::harness::figure::Figure, Vec<String>)> {
-    let ctx = Context::new(history);
-    summary_figure(history, &ctx, &families(run))
+    summary_figure(history, ctx, &families(run))
 }
 
 fn recorded_text(run: &RunResult) -> &'static str {
@@ -272,12 +272,13 @@ fn recorded_text(run: &RunResult) -> &'static str {
     }
 }
 
-/// The performance-history section; `summary` is the rendered summary
-/// figure.
+/// The performance-history section, judged by `ctx` (of `history`);
+/// `summary` is the rendered summary figure.
 pub fn section(
     doc: &mut Document,
     run: &RunResult,
     history: &History,
+    ctx: &Context,
     summary: Option<&RenderedFigure>,
 ) {
     doc.heading(2, "Performance history", Some("performance-history"));
@@ -328,15 +329,14 @@ pub fn section(
             studies.push(s);
         }
     }
-    body(doc, history, &studies, run);
+    body(doc, history, ctx, &studies, run);
 }
 
 /// The section below the figure: regressions and the rule, then the folds.
-fn body(doc: &mut Document, history: &History, studies: &[&str], run: &RunResult) {
-    let ctx = Context::new(history);
+fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], run: &RunResult) {
     let commits = history.commits();
     doc.heading(3, "Regressions", Some("history-regressions"));
-    let regressions = history::regressions_in(&ctx);
+    let regressions = history::regressions_in(ctx);
     let last = short_commit(commits[commits.len() - 1]);
     let head: Vec<Inline> = if regressions.is_empty() {
         vec![
@@ -367,7 +367,7 @@ fn body(doc: &mut Document, history: &History, studies: &[&str], run: &RunResult
         summary: vec![text("How a regression is judged (the rule in full)")],
         blocks: vec![Block::Paragraph(vec![text(rule_text())])],
     });
-    let changes = history::counter_changes_in(&ctx);
+    let changes = history::counter_changes_in(ctx);
     doc.blocks.push(Block::Details {
         summary: vec![text(format!(
             "Counter changes: {} between consecutive commits (method changes; newest first)",
@@ -379,7 +379,7 @@ fn body(doc: &mut Document, history: &History, studies: &[&str], run: &RunResult
             vec![Block::Table(counter_table(&changes))]
         },
     });
-    let flags = history::compare_latest_in(&ctx);
+    let flags = history::compare_latest_in(ctx);
     doc.blocks.push(Block::Details {
         summary: vec![text(format!(
             "Per-benchmark detail at the latest commit ({} studies and the kernels): values, \
@@ -391,7 +391,7 @@ fn body(doc: &mut Document, history: &History, studies: &[&str], run: &RunResult
         ))],
         blocks: detail::study_details(&flags, studies, run),
     });
-    let (table, skip) = commits_table(history, &ctx);
+    let (table, skip) = commits_table(history, ctx);
     let mut blocks = Vec::new();
     if skip > 0 {
         blocks.push(Block::Paragraph(vec![text(format!(

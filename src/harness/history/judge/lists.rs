@@ -340,8 +340,13 @@ pub fn regressions_in(ctx: &Context) -> Vec<Regression> {
 
 /// The regressions at the latest commit of the history only.
 pub fn latest_regressions(history: &History) -> Vec<Regression> {
-    let last = history.commits().len().saturating_sub(1);
-    regressions(history)
+    latest_regressions_in(&Context::new(history))
+}
+
+/// [`latest_regressions`] with a context made once.
+pub fn latest_regressions_in(ctx: &Context) -> Vec<Regression> {
+    let last = ctx.indices.len().saturating_sub(1);
+    regressions_in(ctx)
         .into_iter()
         .filter(|r| r.commit_index == last)
         .collect()

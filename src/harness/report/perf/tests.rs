@@ -56,7 +56,7 @@ fn run() -> RunResult {
 
 fn section_of(h: &History) -> Document {
     let mut doc = Document::default();
-    body(&mut doc, h, &["sdof"], &run());
+    body(&mut doc, h, &Context::new(h), &["sdof"], &run());
     doc
 }
 
