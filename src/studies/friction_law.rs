@@ -94,10 +94,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let mut laws = Vec::new();
     for (label, value) in &raw.laws {
         let at = format!("laws.{label}");
-        let valid = label
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid || label.is_empty() {
+        if !crate::studies::keys::is_label(label) {
             return Err(ctx.err(
                 &at,
                 format!("\"{label}\""),

@@ -15,6 +15,15 @@ use crate::harness::study::Study;
 /// useful time.
 pub(crate) const MIN_TOLERANCE: f64 = 1e-14;
 
+/// Whether `label` can name a method or a law: letters, digits, '-' and
+/// '_', not empty (it names files: `<case>.<label>.csv`).
+pub(crate) fn is_label(label: &str) -> bool {
+    !label.is_empty()
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// `items`, each between `quote`s, joined by ", ".
 pub(crate) fn quoted(items: &[&str], quote: char) -> String {
     items
@@ -230,11 +239,7 @@ impl KeyCtx<'_> {
         what: &str,
     ) -> Result<(String, T), InputError> {
         let at = format!("variants.{label}");
-        let valid = !label.is_empty()
-            && label != reserved
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        let valid = is_label(label) && label != reserved;
         if !valid || taken.contains(&label) {
             return Err(self.err(
                 &at,
@@ -275,5 +280,20 @@ impl KeyCtx<'_> {
             methods.push(m);
         }
         Ok(methods)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_label;
+
+    #[test]
+    fn a_label_is_letters_digits_dashes_and_underscores() {
+        for good in ["a", "newmark-lcp", "bdf_2", "A1"] {
+            assert!(is_label(good), "{good}");
+        }
+        for bad in ["", "a b", "a.b", "a/b", "é", "x,y"] {
+            assert!(!is_label(bad), "{bad:?}");
+        }
     }
 }

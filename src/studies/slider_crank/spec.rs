@@ -498,11 +498,7 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
         } else {
             format!("integrator.variant[{}].label", i - 1)
         };
-        let valid = method
-            .label
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid || method.label == "exact" {
+        if !crate::studies::keys::is_label(&method.label) || method.label == "exact" {
             return Err(ctx.err(
                 &key,
                 format!("\"{}\"", method.label),

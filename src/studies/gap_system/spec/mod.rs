@@ -656,11 +656,7 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
                 method.clone()
             }
         });
-        let valid = !label.is_empty()
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid || ["exact"].contains(&label.as_str()) {
+        if !crate::studies::keys::is_label(&label) || label == "exact" {
             return Err(ctx.err(
                 &key("label"),
                 format!("\"{label}\""),
