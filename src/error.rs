@@ -135,6 +135,16 @@ pub enum SolverError {
     },
 }
 
+impl SolverError {
+    /// [`SolverError::Other`]: `message` about `method`.
+    pub fn other(method: impl Into<String>, message: impl Into<String>) -> Self {
+        SolverError::Other {
+            method: method.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// Writing results, figures or the report failed.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {

@@ -285,10 +285,7 @@ fn scalar_metrics_and_bounds() {
 #[test]
 fn failed_methods_and_missing_quantities_fail() {
     let mut failed = case(curve(&T, &X), curve(&T, &X), vec![]);
-    failed.methods[0].outcome = Err(SolverError::Other {
-        method: "m".into(),
-        message: "boom".into(),
-    });
+    failed.methods[0].outcome = Err(SolverError::other("m", "boom"));
     let failed = [failed];
     let rows = checks::evaluate(
         &ResolvedCheck {
@@ -449,10 +446,7 @@ fn method_rows_filters_and_method_references() {
             method: "broken".into(),
             doc: String::new(),
         },
-        outcome: Err(SolverError::Other {
-            method: "broken".into(),
-            message: "diverged".into(),
-        }),
+        outcome: Err(SolverError::other("broken", "diverged")),
     });
     let cases = [c];
     let run = |check: CheckSpec, scope: Scope| {

@@ -203,10 +203,7 @@ pub trait CaseKind: CaseMethods + Send + Sync + Sized {
 
     /// Computes the case's reference.
     fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
-        Err(SolverError::Other {
-            method: "reference".into(),
-            message: "the case has no reference".into(),
-        })
+        Err(SolverError::other("reference", "the case has no reference"))
     }
 
     /// Runs method `m` of the case (deterministic: it may be repeated).
@@ -278,10 +275,10 @@ impl<C: CaseKind> Study for Cases<C> {
     fn run_method(&self, case: usize, method: usize, progress: &Progress) -> Run<MethodOutput> {
         match self.running(case).nth(method) {
             Some(m) => self.cases[case].run(m, progress),
-            None => Err(SolverError::Other {
-                method: format!("method {method}"),
-                message: format!("case {case} has no method {method}"),
-            }),
+            None => Err(SolverError::other(
+                format!("method {method}"),
+                format!("case {case} has no method {method}"),
+            )),
         }
     }
 

@@ -193,10 +193,10 @@ fn guarded<T>(
             method: what.to_string(),
             limit_s: exceeded.limit.as_secs_f64(),
         }),
-        Err(payload) => Err(SolverError::Other {
-            method: what.to_string(),
-            message: format!("internal error (panic): {}", panic_message(&*payload)),
-        }),
+        Err(payload) => Err(SolverError::other(
+            what.to_string(),
+            format!("internal error (panic): {}", panic_message(&*payload)),
+        )),
     }
 }
 
@@ -338,10 +338,10 @@ pub fn run_jobs(plan: &[PlannedStudy], planned: &[JobId]) -> Vec<(JobId, JobResu
                     method: what,
                     limit_s: limit.as_secs_f64(),
                 }),
-                jobs::JobEnd::NotStarted(message) => failed(SolverError::Other {
-                    method: what,
-                    message: format!("its thread could not be started: {message}"),
-                }),
+                jobs::JobEnd::NotStarted(message) => failed(SolverError::other(
+                    what,
+                    format!("its thread could not be started: {message}"),
+                )),
             };
             ((s, c, job), result)
         })
@@ -688,10 +688,7 @@ mod tests {
         ) -> Result<MethodOutput, SolverError> {
             match method {
                 0 => panic!("index out of range in a solver"),
-                1 => Err(SolverError::Other {
-                    method: "b".into(),
-                    message: "did not converge".into(),
-                }),
+                1 => Err(SolverError::other("b", "did not converge")),
                 3 => loop {
                     crate::deadline::check();
                     std::thread::sleep(Duration::from_millis(1));

@@ -486,10 +486,10 @@ pub trait Study: Send + Sync {
         case: usize,
         _progress: &indicatif::ProgressBar,
     ) -> Result<ReferenceOutput, SolverError> {
-        Err(SolverError::Other {
-            method: "reference".into(),
-            message: format!("case {case} has no reference"),
-        })
+        Err(SolverError::other(
+            "reference",
+            format!("case {case} has no reference"),
+        ))
     }
 
     /// Runs method `method` of case `case`. May be called several times (the

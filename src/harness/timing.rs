@@ -62,13 +62,13 @@ pub fn time_method(
         let again = run(cpus.len())?;
         let (wall, cpu) = watch.elapsed();
         if again.counters != output.counters {
-            return Err(SolverError::Other {
-                method: label.to_string(),
-                message: format!(
+            return Err(SolverError::other(
+                label.to_string(),
+                format!(
                     "a repeated run gave other counters ({:?} vs {:?}): the method is not deterministic",
                     again.counters, output.counters
                 ),
-            });
+            ));
         }
         walls.push(wall);
         cpus.push(cpu);

@@ -144,10 +144,10 @@ pub fn simulate(
 ) -> Result<ExactTrajectory, SolverError> {
     let ordered = output_times.windows(2).all(|p| p[0] <= p[1]);
     if !ordered || output_times.iter().any(|t| !t.is_finite() || *t < 0.0) {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message: "output times must be finite, >= 0 and non-decreasing".to_string(),
-        });
+        return Err(SolverError::other(
+            METHOD,
+            "output times must be finite, >= 0 and non-decreasing",
+        ));
     }
     let mut engine = Engine::new(system, options)?;
     let mut cursor = engine.start(x0, v0, 0.0)?;

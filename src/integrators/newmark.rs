@@ -315,10 +315,7 @@ impl SparseNewtonStep {
     pub fn new(system: &GapSystem, k_eff: &sprs::CsMat<f64>) -> Result<Self, SolverError> {
         let obstacle =
             ObstacleSystem::new(k_eff, &system.springs.directions, &system.springs.stiffness)
-                .map_err(|e| SolverError::Other {
-                    method: "newmark-ssn".into(),
-                    message: e.to_string(),
-                })?;
+                .map_err(|e| SolverError::other("newmark-ssn", e.to_string()))?;
         Ok(Self {
             system: obstacle,
             gaps: system.springs.gaps.clone(),
@@ -366,10 +363,9 @@ impl StepSolver for SparseNewtonStep {
                         residual: f64::NAN,
                     }
                 }
-                other => SolverError::Other {
-                    method: "newmark-ssn".into(),
-                    message: format!("step {step} (t = {t}): {other}"),
-                },
+                other => {
+                    SolverError::other("newmark-ssn", format!("step {step} (t = {t}): {other}"))
+                }
             })?;
         for (j, fj) in f.iter_mut().enumerate() {
             let y = self.directions.row_dot(j, u) - self.offsets[j];
@@ -581,10 +577,10 @@ impl<'a> Stepper<'a> {
         }
         self.step = step;
         if !self.x.iter().all(|v| v.is_finite()) {
-            return Err(SolverError::Other {
-                method: "newmark".into(),
-                message: format!("non-finite state at step {step} (t = {t1})"),
-            });
+            return Err(SolverError::other(
+                "newmark",
+                format!("non-finite state at step {step} (t = {t1})"),
+            ));
         }
         self.residual = self.step_residual();
         // A NaN residual fails too.

@@ -265,10 +265,10 @@ impl CaseKind for CaseConfig {
     fn run(&self, law: &Law, _progress: &Progress) -> Run<MethodOutput> {
         let cfg = self;
         let FrictionSpec::Memoryless(l) = &law.spec else {
-            return Err(SolverError::Other {
-                method: law.label.clone(),
-                message: "not a memoryless law".into(),
-            });
+            return Err(SolverError::other(
+                law.label.clone(),
+                "not a memoryless law",
+            ));
         };
         let f: Vec<f64> = cfg.speeds.iter().map(|&v| l.coefficient(v)).collect();
         let (peak_speed, peak) = grid_peak(&cfg.speeds, &f);

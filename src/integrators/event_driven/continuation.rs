@@ -179,10 +179,7 @@ impl Branch {
 }
 
 fn other(message: String) -> SolverError {
-    SolverError::Other {
-        method: format!("{METHOD} continuation"),
-        message,
-    }
+    SolverError::other(format!("{METHOD} continuation"), message)
 }
 
 /// A corrected orbit with everything the step control and the tests need.

@@ -92,10 +92,7 @@ pub(super) struct Engine {
 }
 
 fn other(message: String) -> SolverError {
-    SolverError::Other {
-        method: METHOD.to_string(),
-        message,
-    }
+    SolverError::other(METHOD, message)
 }
 
 /// Bound on the sample intervals of one march (at a few microseconds each,

@@ -72,12 +72,10 @@ pub fn saltation(
 ) -> Result<DMatrix<f64>, SolverError> {
     let rate = normal.dot(f_minus);
     if rate == 0.0 || !rate.is_finite() {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message:
-                "a switch with zero crossing speed (grazing): the saltation matrix is not defined"
-                    .into(),
-        });
+        return Err(SolverError::other(
+            METHOD,
+            "a switch with zero crossing speed (grazing): the saltation matrix is not defined",
+        ));
     }
     let k = f_minus.len();
     Ok(DMatrix::identity(k, k) + (f_plus - f_minus) * normal.transpose() / rate)
@@ -221,10 +219,10 @@ pub type PeriodExtremes = (Vec<f64>, Vec<f64>);
 
 fn state_parts(z: &DVector<f64>, n: usize) -> Result<(Vec<f64>, Vec<f64>), SolverError> {
     if z.len() != 2 * n {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message: format!("state of length {}, expected 2n = {}", z.len(), 2 * n),
-        });
+        return Err(SolverError::other(
+            METHOD,
+            format!("state of length {}, expected 2n = {}", z.len(), 2 * n),
+        ));
     }
     Ok((
         z.rows(0, n).iter().copied().collect(),

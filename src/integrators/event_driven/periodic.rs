@@ -161,10 +161,10 @@ impl SegmentObserver for MonodromyAndExtrema {
 pub(super) fn forcing_period(system: &GapSystem) -> Result<f64, SolverError> {
     let omega = system.excitation.omega;
     if !(omega.is_finite() && omega > 0.0) {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message: format!("a periodic orbit needs omega > 0, got {omega}"),
-        });
+        return Err(SolverError::other(
+            METHOD,
+            format!("a periodic orbit needs omega > 0, got {omega}"),
+        ));
     }
     Ok(2.0 * std::f64::consts::PI / omega)
 }
@@ -238,22 +238,22 @@ pub fn subharmonic_orbit(
 ) -> Result<PeriodicOrbit, SolverError> {
     let period = forcing_period(system)?;
     if periods == 0 {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message: "an orbit spans at least one period".to_string(),
-        });
+        return Err(SolverError::other(
+            METHOD,
+            "an orbit spans at least one period",
+        ));
     }
     let mut engine = Engine::new(system, options)?;
     let n = engine.prepared.n;
     if guess_x.len() != n || guess_v.len() != n {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message: format!(
+        return Err(SolverError::other(
+            METHOD,
+            format!(
                 "guess has lengths {} and {}, expected n = {n}",
                 guess_x.len(),
                 guess_v.len()
             ),
-        });
+        ));
     }
     let mut z = DVector::from_iterator(2 * n, guess_x.iter().chain(guess_v).copied());
     let (mut phi, mut jacobian) = flow_with_monodromy(&mut engine, &z, period, periods)?;
@@ -302,10 +302,10 @@ pub fn subharmonic_orbit(
     flow_periods(&mut engine, &z, period, periods, &mut observer)?;
     let schur =
         Schur::try_new(observer.monodromy.matrix, f64::EPSILON, 100_000).ok_or_else(|| {
-            SolverError::Other {
-                method: METHOD.to_string(),
-                message: "eigenvalues of the monodromy matrix did not converge".to_string(),
-            }
+            SolverError::other(
+                METHOD,
+                "eigenvalues of the monodromy matrix did not converge",
+            )
         })?;
     let mut multipliers: Vec<f64> = schur
         .complex_eigenvalues()
@@ -341,14 +341,14 @@ pub fn steady_state(
     let mut engine = Engine::new(system, options)?;
     let n = engine.prepared.n;
     if x0.len() != n || v0.len() != n {
-        return Err(SolverError::Other {
-            method: METHOD.to_string(),
-            message: format!(
+        return Err(SolverError::other(
+            METHOD,
+            format!(
                 "initial state has lengths {} and {}, expected n = {n}",
                 x0.len(),
                 v0.len()
             ),
-        });
+        ));
     }
     let mut z = DVector::from_iterator(2 * n, x0.iter().chain(v0).copied());
     z = flow_periods(&mut engine, &z, period, settle_periods, &mut NoObserver)?;

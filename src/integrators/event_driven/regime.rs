@@ -52,10 +52,7 @@ pub(super) struct PreparedSystem {
 }
 
 fn invalid(message: String) -> SolverError {
-    SolverError::Other {
-        method: METHOD.to_string(),
-        message,
-    }
+    SolverError::other(METHOD, message)
 }
 
 fn check_square(name: &str, rows: usize, cols: usize, n: usize) -> Result<(), SolverError> {

@@ -55,13 +55,13 @@ pub(super) fn refine<P>(
     for iteration in 1..=MAX_ITERATIONS {
         let sample = eval(x)?;
         if !sample.value.is_finite() {
-            return Err(SolverError::Other {
-                method: METHOD.to_string(),
-                message: format!(
+            return Err(SolverError::other(
+                METHOD,
+                format!(
                     "non-finite function value during event location near t = {}",
                     t_origin + x
                 ),
-            });
+            ));
         }
         let upper = sample.value > 0.0;
         if upper {

@@ -154,10 +154,7 @@ pub(crate) fn integrate(
             Box::new(SparseNewtonStep::new(&cfg.system, &k_eff)?)
         }
         other => {
-            return Err(SolverError::Other {
-                method: other.into(),
-                message: "unknown method".into(),
-            });
+            return Err(SolverError::other(other, "unknown method"));
         }
     };
     newmark::integrate(
@@ -334,10 +331,10 @@ pub fn compare(
         let Ok(run) = &mut m.outcome else { continue };
         let series = &run.output.series;
         let dx = curve_difference(series, reference, "x*", None).map_err(|message| {
-            SolverError::Other {
-                method: label.clone(),
-                message: format!("comparing with the reference: {message}"),
-            }
+            SolverError::other(
+                label.clone(),
+                format!("comparing with the reference: {message}"),
+            )
         })?;
         let dv = curve_difference(series, reference, "v*", None).ok();
         let df = curve_difference(series, reference, "f*", None).ok();

@@ -35,10 +35,7 @@ pub(super) fn run_method(
         cfg.output_interval,
         cfg.watched_patch,
     )
-    .map_err(|message| SolverError::Other {
-        method: m.label.clone(),
-        message,
-    })?;
+    .map_err(|message| SolverError::other(m.label.clone(), message))?;
     progress.inc(1);
     // Displacements from the preloaded equilibrium (the state at rest
     // before the load; zero without interference): the figures' and

@@ -203,10 +203,10 @@ impl CaseKind for CaseConfig {
             return fine_reference(cfg, tolerance, progress);
         }
         let Drive::ConstantSpeed { phi0, omega } = cfg.drive else {
-            return Err(SolverError::Other {
-                method: "exact".into(),
-                message: "a free crank has no closed-form kinematics".into(),
-            });
+            return Err(SolverError::other(
+                "exact",
+                "a free crank has no closed-form kinematics",
+            ));
         };
         let (l1, l2) = (cfg.mechanism.crank_length, cfg.mechanism.rod_length);
         let t: Vec<f64> = (0..=cfg.span.outputs)
@@ -271,9 +271,11 @@ impl CaseKind for CaseConfig {
                     ("slider_a", "max_error_a", "m/s^2"),
                 ] {
                     let d = curve_difference(&run.output.series, &exact.table, column, None)
-                        .map_err(|message| SolverError::Other {
-                            method: m.plan.label.clone(),
-                            message: format!("comparing with the {against} reference: {message}"),
+                        .map_err(|message| {
+                            SolverError::other(
+                                m.plan.label.clone(),
+                                format!("comparing with the {against} reference: {message}"),
+                            )
                         })?;
                     run.output.scalars.push(Scalar::new(
                         name,
@@ -351,13 +353,13 @@ fn window(cfg: &CaseConfig, methods: &mut [MethodResult]) -> Result<(), SolverEr
     };
     let again = run::run_window(cfg, plan)?;
     if again.counters != run.output.counters {
-        return Err(SolverError::Other {
-            method: plan.label.clone(),
-            message: format!(
+        return Err(SolverError::other(
+            plan.label.clone(),
+            format!(
                 "the rerun recording the figures' window took other steps ({:?} vs {:?})",
                 again.counters, run.output.counters
             ),
-        });
+        ));
     }
     run.output.tables.extend(again.tables);
     run.output.scalars.extend(

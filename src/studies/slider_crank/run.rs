@@ -212,10 +212,7 @@ where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
 {
     let label = method.label.clone();
-    let fail = |message: String| SolverError::Other {
-        method: label.clone(),
-        message,
-    };
+    let fail = |message: String| SolverError::other(label.clone(), message);
     let mech = build_mechanism::<R, NR>(cfg, method).map_err(&fail)?;
     let (phi0, omega0) = cfg.drive.initial();
     let (q0, qd0) = cfg.mechanism.initial_state(phi0, omega0);

@@ -187,10 +187,7 @@ impl CaseKind for CaseConfig {
     /// The exact Coulomb motion at the output times and its last cycle.
     fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
         let cfg = self;
-        let fail = |message: String| SolverError::Other {
-            method: "exact".into(),
-            message,
-        };
+        let fail = |message: String| SolverError::other("exact", message);
         let Reference::CoulombExact {
             static_coefficient,
             kinetic_coefficient,
@@ -297,9 +294,11 @@ impl CaseKind for CaseConfig {
                         [("x", "max_error_x", "m"), ("v", "max_error_v", "m/s")]
                     {
                         let d = curve_difference(&out.series, &exact.table, column, None).map_err(
-                            |message| SolverError::Other {
-                                method: label.clone(),
-                                message: format!("comparing with the exact motion: {message}"),
+                            |message| {
+                                SolverError::other(
+                                    label.clone(),
+                                    format!("comparing with the exact motion: {message}"),
+                                )
                             },
                         )?;
                         out.scalars.push(Scalar::new(

@@ -310,10 +310,7 @@ pub fn run_method(
     method: &MethodConfig,
     progress: &indicatif::ProgressBar,
 ) -> Result<MethodOutput, SolverError> {
-    let fail = |message: String| SolverError::Other {
-        method: method.label.clone(),
-        message,
-    };
+    let fail = |message: String| SolverError::other(method.label.clone(), message);
     let belt = cfg.belt;
     let vb = belt.belt_speed;
     let (threshold, confirm) = cfg.cycle_thresholds(method);

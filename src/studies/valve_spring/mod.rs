@@ -188,10 +188,7 @@ impl CaseKind for CaseConfig {
     /// The fine NCP run and the quasi-static curve.
     fn run_reference(&self, _progress: &Progress) -> Run<ReferenceOutput> {
         let cfg = self;
-        let fail = |message: String| SolverError::Other {
-            method: "reference".into(),
-            message,
-        };
+        let fail = |message: String| SolverError::other("reference", message);
         let mut tables = vec![CaseTable {
             what: "static".into(),
             doc: "quasi-static force-deflection curve from the free length (Lemke on the contact LCP at each deflection)".into(),
@@ -250,9 +247,11 @@ impl CaseKind for CaseConfig {
                     continue;
                 };
                 let d = curve_difference(&run.output.series, own, "seat_force", None).map_err(
-                    |message| SolverError::Other {
-                        method: label.clone(),
-                        message: format!("comparing with the reference: {message}"),
+                    |message| {
+                        SolverError::other(
+                            label.clone(),
+                            format!("comparing with the reference: {message}"),
+                        )
                     },
                 )?;
                 run.output.scalars.push(Scalar::new(

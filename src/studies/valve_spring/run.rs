@@ -290,13 +290,8 @@ fn converged(
 
 /// Runs method `m` of the case.
 pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, SolverError> {
-    let (trace, stats) =
-        integrate(cfg, m.contact, m.stepping, engine(m.name)).map_err(|message| {
-            SolverError::Other {
-                method: m.label.clone(),
-                message,
-            }
-        })?;
+    let (trace, stats) = integrate(cfg, m.contact, m.stepping, engine(m.name))
+        .map_err(|message| SolverError::other(m.label.clone(), message))?;
     let at = output_times(cfg);
     let seat = interval_means(&trace.t, &trace.seat, &at);
     let closed = resample(&trace.t, &trace.closed, &at);
@@ -416,12 +411,8 @@ pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, So
 /// eigen-solver of [`crate::guard`]).
 pub fn first_frequency(sp: &Spring) -> Result<f64, SolverError> {
     let a = chain_matrix(sp.dofs(), sp.segment_stiffness / sp.node_mass);
-    let eig = crate::guard::symmetric_eigenvalues("the spring chain's M^-1 K", a).map_err(|e| {
-        SolverError::Other {
-            method: "first frequency".into(),
-            message: e.to_string(),
-        }
-    })?;
+    let eig = crate::guard::symmetric_eigenvalues("the spring chain's M^-1 K", a)
+        .map_err(|e| SolverError::other("first frequency", e.to_string()))?;
     let w2 = eig.iter().fold(f64::INFINITY, |a, &x| a.min(x));
     Ok(w2.sqrt() / (2.0 * std::f64::consts::PI))
 }

@@ -199,10 +199,7 @@ impl CaseKind for CaseConfig {
         let Some(dt) = cfg.reference_dt else {
             return Ok(ReferenceOutput::default());
         };
-        let fail = |message: String| SolverError::Other {
-            method: "reference".into(),
-            message,
-        };
+        let fail = |message: String| SolverError::other("reference", message);
         let table = run::reference(cfg, dt).map_err(fail)?;
         let mut tables = vec![CaseTable {
             what: "reference".into(),
@@ -261,10 +258,7 @@ impl CaseKind for CaseConfig {
                 run.output.scalars.extend(errors);
             }
         }
-        let fail = |message: String| SolverError::Other {
-            method: "analytic".into(),
-            message,
-        };
+        let fail = |message: String| SolverError::other("analytic", message);
         let rigid = cfg
             .train(SpringModel::SingleMass, cfg.cam.cam_speed)
             .map_err(fail)?;

@@ -352,10 +352,7 @@ pub fn jump_speed(cfg: &CaseConfig, m: &MethodConfig) -> Result<(f64, f64, usize
 /// Runs method `m` of the case: the revolutions at the case's speed, then
 /// (with `[jump]`) the bisection.
 pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, SolverError> {
-    let fail = |message: String| SolverError::Other {
-        method: m.label.clone(),
-        message,
-    };
+    let fail = |message: String| SolverError::other(m.label.clone(), message);
     let (vt, trace, stats) = run_at_speed(cfg, m, cfg.cam.cam_speed).map_err(fail)?;
     let at = output_times(cfg);
     let (t0, t1) = (at[0], *at.last().expect("times"));

@@ -194,9 +194,8 @@ impl Study for ContinuationStudy {
     ) -> Result<Vec<Scalar>, SolverError> {
         let orbits = reference
             .and_then(|r| r.tables.iter().find(|t| t.what == branch::ORBITS))
-            .ok_or_else(|| SolverError::Other {
-                method: "continuation".into(),
-                message: "no branch to compare the sweeps with".into(),
+            .ok_or_else(|| {
+                SolverError::other("continuation", "no branch to compare the sweeps with")
             })?;
         let pieces = branch::pieces(&orbits.table);
         for m in methods.iter_mut() {

@@ -106,9 +106,11 @@ fn settle_at(
     stats: &mut StepStats,
     progress: &indicatif::ProgressBar,
 ) -> Result<SweepPoint, SolverError> {
-    let ss = cfg.case.steady_state.ok_or_else(|| SolverError::Other {
-        method: cfg.method.label.clone(),
-        message: "a sweep needs the steady-state settings".into(),
+    let ss = cfg.case.steady_state.ok_or_else(|| {
+        SolverError::other(
+            cfg.method.label.clone(),
+            "a sweep needs the steady-state settings",
+        )
     })?;
     let n = cfg.case.system.dofs();
     let mut case = cfg.case.clone();
@@ -195,9 +197,11 @@ pub fn run_sweep(
     up: bool,
     progress: &indicatif::ProgressBar,
 ) -> Result<Sweep, SolverError> {
-    let ss = cfg.case.steady_state.ok_or_else(|| SolverError::Other {
-        method: cfg.method.label.clone(),
-        message: "a sweep needs the steady-state settings".into(),
+    let ss = cfg.case.steady_state.ok_or_else(|| {
+        SolverError::other(
+            cfg.method.label.clone(),
+            "a sweep needs the steady-state settings",
+        )
     })?;
     let n = cfg.case.system.dofs();
     let mut sweep = Sweep::default();
