@@ -589,7 +589,9 @@ fn speedups(
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let (e_lo, e_hi) = (at[0].0, at[at.len() - 1].0);
-        let verdict = if med >= 1.0 {
+        let verdict = if lo < 1.0 && hi > 1.0 {
+            "about as fast as".to_string()
+        } else if med >= 1.0 {
             format!("{} faster than", times(med))
         } else {
             format!("{} slower than", times(1.0 / med))

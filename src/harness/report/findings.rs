@@ -51,7 +51,9 @@ pub fn headline(s: &StudyResult) -> String {
 /// accuracy: median, range and number of error levels, and the common
 /// converged error range they were measured over (the rule of
 /// `harness::sweep::converged_range`); a comparison the harness refused
-/// says "no common converged range" and names both ranges.
+/// says "no common converged range" and names both ranges. A range of
+/// speed-ups that contains 1 names neither method faster: at some error
+/// levels one is, at others the other (or the timings' noise decides).
 pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
     let mut keys: Vec<(&str, &str, &str)> = Vec::new();
     for r in &study.speedups {
@@ -110,7 +112,14 @@ pub fn speedup_findings(study: &StudyResult) -> Vec<String> {
                 None => ", converged range not assessed (a peer tool's runs)".to_string(),
             };
             let mid = median(&v);
-            Some(if mid >= 1.0 {
+            Some(if lo < 1.0 && hi > 1.0 {
+                format!(
+                    "{m} and {b} are about as fast at equal accuracy{group}: neither is faster at every error level (speed-up of {m} from {}× to {}×, median {}× over {n} error level(s){over})",
+                    sig(lo),
+                    sig(hi),
+                    sig(mid)
+                )
+            } else if mid >= 1.0 {
                 format!(
                     "{m} is {}× faster than {b} at equal accuracy{group} (median over {n} error level(s), range {}× to {}×{over})",
                     sig(mid),
@@ -441,5 +450,46 @@ mod tests {
         assert_eq!(format!("{:.2}", scalar("second").unwrap()), "2.00");
         assert!(scalar("drop").is_none());
         assert!(headline(&study).starts_with("Measured order of convergence: second order 2.00"));
+    }
+
+    /// A range of speed-ups containing 1 names neither method faster; a
+    /// range above or below 1 names the faster one.
+    #[test]
+    fn a_speedup_range_containing_one_names_neither_method_faster() {
+        let study = |speedups: &[f64]| StudyResult {
+            name: "s".into(),
+            kind: "gap-system".into(),
+            description: String::new(),
+            reproduces: String::new(),
+            parameters: vec![],
+            file: "x.toml".into(),
+            baseline: None,
+            cases: vec![],
+            summary: StudySummary::default(),
+            work_precision: vec![],
+            speedups: speedups
+                .iter()
+                .enumerate()
+                .map(|(i, &speedup)| crate::harness::outcome::SpeedupRow {
+                    method: "pgs".into(),
+                    baseline: "lemke".into(),
+                    error: 10f64.powi(-(i as i32)),
+                    speedup,
+                    group: String::new(),
+                })
+                .collect(),
+            speedup_ranges: vec![],
+            checks: vec![],
+            claims: vec![],
+            counter_docs: vec![],
+        };
+        let text = |v: &[f64]| speedup_findings(&study(v)).join(" ");
+        let same = text(&[0.738, 1.03, 1.39]);
+        assert!(
+            same.starts_with("pgs and lemke are about as fast at equal accuracy: neither is faster at every error level (speed-up of pgs from 0.738× to 1.39×, median 1.03×"),
+            "{same}"
+        );
+        assert!(text(&[1.2, 1.3, 1.4]).starts_with("pgs is 1.3× faster than lemke"));
+        assert!(text(&[0.5, 0.8]).starts_with("pgs is 1.54× slower than lemke"));
     }
 }
