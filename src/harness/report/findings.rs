@@ -321,6 +321,27 @@ mod tests {
         StudySummary, Timing,
     };
 
+    /// A study of no cases, checks or speed-ups.
+    fn empty_study() -> StudyResult {
+        StudyResult {
+            name: "s".into(),
+            kind: "gap-system".into(),
+            description: String::new(),
+            reproduces: String::new(),
+            parameters: vec![],
+            file: "x.toml".into(),
+            baseline: None,
+            cases: vec![],
+            summary: StudySummary::default(),
+            work_precision: vec![],
+            speedups: vec![],
+            speedup_ranges: vec![],
+            checks: vec![],
+            claims: vec![],
+            counter_docs: vec![],
+        }
+    }
+
     fn run(label: &str, error: f64) -> MethodResult {
         MethodResult {
             plan: MethodPlan {
@@ -397,13 +418,6 @@ mod tests {
             crate::harness::sweep::UNRESOLVED_PER_TOLERANCE,
         );
         let study = StudyResult {
-            name: "orders".into(),
-            kind: "gap-system".into(),
-            description: String::new(),
-            reproduces: String::new(),
-            parameters: vec![],
-            file: "x.toml".into(),
-            baseline: None,
             cases,
             summary: StudySummary {
                 scalars: a.scalars.clone(),
@@ -411,11 +425,7 @@ mod tests {
                 ..StudySummary::default()
             },
             work_precision: a.work_precision.clone(),
-            speedups: vec![],
-            speedup_ranges: vec![],
-            checks: vec![],
-            claims: vec![],
-            counter_docs: vec![],
+            ..empty_study()
         };
         let fig = a.figures.iter().find(|f| f.name == "convergence").unwrap();
         let legend = |m: &str| {
@@ -457,16 +467,6 @@ mod tests {
     #[test]
     fn a_speedup_range_containing_one_names_neither_method_faster() {
         let study = |speedups: &[f64]| StudyResult {
-            name: "s".into(),
-            kind: "gap-system".into(),
-            description: String::new(),
-            reproduces: String::new(),
-            parameters: vec![],
-            file: "x.toml".into(),
-            baseline: None,
-            cases: vec![],
-            summary: StudySummary::default(),
-            work_precision: vec![],
             speedups: speedups
                 .iter()
                 .enumerate()
@@ -478,10 +478,7 @@ mod tests {
                     group: String::new(),
                 })
                 .collect(),
-            speedup_ranges: vec![],
-            checks: vec![],
-            claims: vec![],
-            counter_docs: vec![],
+            ..empty_study()
         };
         let text = |v: &[f64]| speedup_findings(&study(v)).join(" ");
         let same = text(&[0.738, 1.03, 1.39]);
