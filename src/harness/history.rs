@@ -90,7 +90,10 @@
 //! cache-resident calibration kernel (measured: the dense Lemke chain +50 to
 //! +100 % in calibration units beside a concurrent build), so no unit
 //! measured in the run corrects it. Its costs and counters are judged as
-//! always.
+//! always. Likewise an *unsteady run*, one whose calibration kernel moved
+//! by more than [`MACHINE_CHANGE`] without the next quiet run confirming
+//! the move (a machine change is confirmed; see `judge::machine_epochs`),
+//! has its CPU times [`Verdict::Unsteady`].
 //! Older CPU times (other timing methods, no calibration) are judged on
 //! their seconds with the band max(20 % m, 3 sigma, s + s_base) (s the
 //! recorded spreads), without confirmation. A `wall_s` whose benchmark has

@@ -45,6 +45,11 @@ pub enum Verdict {
     /// [`MAX_OTHERS_SHARE`] of the machine's CPU): not judged, and no
     /// baseline or noise sample for other commits.
     Shared,
+    /// A CPU time of an unsteady run: its calibration kernel moved by more
+    /// than [`MACHINE_CHANGE`] and the next quiet run did not confirm the
+    /// move (or there is none yet): the machine's speed changed during the
+    /// run or for it alone. Not judged, and no baseline or noise sample.
+    Unsteady,
 }
 
 impl Verdict {
@@ -79,6 +84,7 @@ impl Verdict {
             Verdict::WithCounters => "counters changed",
             Verdict::Unconfirmed => "slower once (unconfirmed)",
             Verdict::Shared => "not judged (machine shared)",
+            Verdict::Unsteady => "not judged (machine speed unsteady)",
         }
     }
 }
@@ -271,7 +277,16 @@ pub struct Context<'a> {
     /// Per config: where a machine epoch after the first starts, as (commit
     /// index, what changed), oldest first ([`machine_epochs`]).
     epochs: HashMap<Config<'a>, Vec<(usize, String)>>,
+    /// The unsteady runs and what their calibration did
+    /// ([`machine_epochs`]).
+    unsteady: HashMap<(usize, Config<'a>), String>,
 }
+
+/// Where machine epochs start, per config, and the unsteady runs.
+type MachineStates<'a> = (
+    HashMap<Config<'a>, Vec<(usize, String)>>,
+    HashMap<(usize, Config<'a>), String>,
+);
 
 /// The machine epochs of each config: a new epoch starts at a quiet run
 /// (others' share at most [`MAX_OTHERS_SHARE`]) whose calibration kernel's
@@ -282,42 +297,76 @@ pub struct Context<'a> {
 /// hardware): cache-resident and memory-bound methods then change speed by
 /// different factors, and no calibration corrects that. Shared runs start
 /// no epoch.
+///
+/// A shift is a machine change only when the next quiet run confirms it
+/// (its kernel is off the same median by more than [`MACHINE_CHANGE`] in
+/// the same direction), as a slowdown is a regression only when the next
+/// commit confirms it. An unconfirmed shift (the next run is back, or there
+/// is no next run yet) makes its run *unsteady*: the machine's speed
+/// changed for that run alone or during it (a busy host's neighbours,
+/// which the guest's /proc/stat does not show), and its CPU times are not
+/// judged ([`Verdict::Unsteady`]). Measured on 6 Dec 2026: one run's kernel
+/// at 1.567 ms (+70 %, its repeats spread 49 %) between runs at 0.93 ms.
 fn machine_epochs<'a>(
     calibration: &HashMap<(usize, Config<'a>), (f64, f64)>,
     others_share: &HashMap<(usize, Config<'a>), f64>,
-) -> HashMap<Config<'a>, Vec<(usize, String)>> {
-    let mut quiet: Vec<(usize, Config<'a>, f64)> = calibration
-        .iter()
-        .filter(|(at, _)| others_share.get(at).is_none_or(|&s| s <= MAX_OTHERS_SHARE))
-        .map(|(&(index, config), &(value, _))| (index, config, value))
-        .collect();
-    quiet.sort_by_key(|p| p.0);
+) -> MachineStates<'a> {
+    let mut quiet: HashMap<Config<'a>, Vec<(usize, f64)>> = HashMap::new();
+    for (&(index, config), &(value, _)) in calibration {
+        if others_share
+            .get(&(index, config))
+            .is_none_or(|&s| s <= MAX_OTHERS_SHARE)
+        {
+            quiet.entry(config).or_default().push((index, value));
+        }
+    }
     let mut epochs: HashMap<Config, Vec<(usize, String)>> = HashMap::new();
-    let mut recent: HashMap<Config, Vec<f64>> = HashMap::new();
-    for (index, config, value) in quiet {
-        let window = recent.entry(config).or_default();
-        if !window.is_empty() {
-            let m = median(window);
-            let change = value / m - 1.0;
-            if change.abs() > MACHINE_CHANGE {
-                epochs.entry(config).or_default().push((
-                    index,
-                    format!(
-                        "machine changed: calibration kernel {:.3} ms → {:.3} ms ({:+.0} %)",
+    let mut unsteady = HashMap::new();
+    for (config, mut runs) in quiet {
+        runs.sort_by_key(|p| p.0);
+        let mut window: Vec<f64> = Vec::new();
+        for (k, &(index, value)) in runs.iter().enumerate() {
+            if !window.is_empty() {
+                let m = median(&window);
+                let change = value / m - 1.0;
+                if change.abs() > MACHINE_CHANGE {
+                    let next = runs.get(k + 1).map(|p| p.1 / m - 1.0);
+                    let shift = format!(
+                        "calibration kernel {:.3} ms → {:.3} ms ({:+.0} %)",
                         1e3 * m,
                         1e3 * value,
                         100.0 * change
-                    ),
-                ));
-                window.clear();
+                    );
+                    match next {
+                        Some(n) if n * change.signum() > MACHINE_CHANGE => {
+                            epochs
+                                .entry(config)
+                                .or_default()
+                                .push((index, format!("machine changed: {shift}")));
+                            window.clear();
+                        }
+                        _ => {
+                            let why = if next.is_some() {
+                                "back at the next run"
+                            } else {
+                                "not yet confirmed by a next run"
+                            };
+                            unsteady.insert(
+                                (index, config),
+                                format!("machine speed unsteady: {shift}, {why}"),
+                            );
+                            continue;
+                        }
+                    }
+                }
+            }
+            window.push(value);
+            if window.len() > MACHINE_WINDOW {
+                window.remove(0);
             }
         }
-        window.push(value);
-        if window.len() > MACHINE_WINDOW {
-            window.remove(0);
-        }
     }
-    epochs
+    (epochs, unsteady)
 }
 
 impl<'a> Context<'a> {
@@ -358,7 +407,7 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let epochs = machine_epochs(&calibration, &others_share);
+        let (epochs, unsteady) = machine_epochs(&calibration, &others_share);
         let mut ctx = Context {
             indices,
             series,
@@ -368,6 +417,7 @@ impl<'a> Context<'a> {
             others_share,
             latest_run,
             epochs,
+            unsteady,
         };
         ctx.noise = ctx.measured_noise();
         ctx
@@ -448,13 +498,33 @@ impl<'a> Context<'a> {
             .is_some_and(|&s| s > MAX_OTHERS_SHARE)
     }
 
+    /// Whether the CPU times of commit `index`'s run in `config` can be
+    /// judged, serve as a baseline, a noise sample or a confirmation: not
+    /// for a shared or an unsteady run.
+    pub fn unjudged_run(&self, index: usize, config: Config<'a>) -> bool {
+        self.shared(index, config) || self.unsteady.contains_key(&(index, config))
+    }
+
+    /// What the calibration of an unsteady run did, None for a steady one.
+    pub fn unsteady(&self, index: usize, config: Config<'a>) -> Option<&str> {
+        self.unsteady.get(&(index, config)).map(String::as_str)
+    }
+
+    /// What made the run of commit `index` unsteady (in any config).
+    pub fn unsteady_run(&self, index: usize) -> Option<&str> {
+        self.unsteady
+            .iter()
+            .find(|((i, _), _)| *i == index)
+            .map(|(_, s)| s.as_str())
+    }
+
     fn measured_noise(&self) -> HashMap<Config<'a>, Vec<(usize, f64)>> {
         let mut noise: HashMap<Config, Vec<(usize, f64)>> = HashMap::new();
         for s in &self.series {
             let quiet: Vec<(usize, &HistoryRow)> = s
                 .iter()
                 .copied()
-                .filter(|&(i, r)| !self.shared(i, r.config()))
+                .filter(|&(i, r)| !self.unjudged_run(i, r.config()))
                 .collect();
             for pair in quiet.windows(2) {
                 let ((ia, a), (ib, b)) = (pair[0], pair[1]);
@@ -522,6 +592,11 @@ impl<'a> Context<'a> {
             j.verdict = Verdict::Shared;
             return j;
         }
+        if let Some(note) = self.unsteady(index, config).filter(|_| judged_on_cpu) {
+            j.verdict = Verdict::Unsteady;
+            j.note = note.to_string();
+            return j;
+        }
         // A method change (its counters changed at commit p < i) starts the
         // benchmark's window afresh at p: the commits before p ran another
         // method, and their times are no baseline for the times after it.
@@ -537,7 +612,7 @@ impl<'a> Context<'a> {
             .copied()
             .filter(|&(k, r)| {
                 r.config() == config
-                    && !(judged_on_cpu && self.shared(k, config))
+                    && !(judged_on_cpu && self.unjudged_run(k, config))
                     && self.comparable(row, k, index)
             })
             .collect();
@@ -599,7 +674,7 @@ impl<'a> Context<'a> {
         let config = row.config();
         series[i + 1..]
             .iter()
-            .find(|&&(k, r)| r.config() == config && !self.shared(k, config))
+            .find(|&&(k, r)| r.config() == config && !self.unjudged_run(k, config))
             .filter(|&&(k, _)| self.comparable(row, index, k))
             .and_then(|&(k, r)| self.calibrated(k, r))
             .is_some_and(|(n, _, _)| n - m > band)

@@ -255,12 +255,20 @@ pub fn regressions_summary(
         text: "performance history".into(),
         href: "#performance-history".into(),
     };
-    let shared = crate::harness::history::latest_shared_run(history).map_or(String::new(), |s| {
-        format!(
+    let last = ctx.indices.len().saturating_sub(1);
+    let shared = match (
+        crate::harness::history::latest_shared_run(history),
+        ctx.unsteady_run(last),
+    ) {
+        (Some(s), _) => format!(
             " This run's CPU times are not judged: other processes took {} % of the machine's CPU while its jobs ran (instruction counts and counters are).",
             sig(100.0 * s)
-        )
-    });
+        ),
+        (None, Some(why)) => format!(
+            " This run's CPU times are not judged: {why} (instruction counts and counters are)."
+        ),
+        (None, None) => String::new(),
+    };
     if latest.is_empty() {
         doc.paragraph(vec![
             strong("Regressions since the previous commit: none"),

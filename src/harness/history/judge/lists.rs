@@ -113,7 +113,7 @@ pub fn compare_latest_in(ctx: &Context) -> Vec<HistoryFlag> {
         );
         if f.metric == WALL && f.verdict.is_judged() {
             match cpu_verdicts.get(&at) {
-                Some(Verdict::Shared) => f.verdict = Verdict::Shared,
+                Some(&v @ (Verdict::Shared | Verdict::Unsteady)) => f.verdict = v,
                 Some(v) if v.is_judged() => f.verdict = Verdict::Informational,
                 _ => {}
             }
@@ -256,7 +256,10 @@ fn slower_points(ctx: &Context) -> Vec<Regression> {
                 continue;
             }
             let j = ctx.judge(s, i);
-            if row.metric == CPU && (j.verdict.is_judged() || j.verdict == Verdict::Shared) {
+            if row.metric == CPU
+                && (j.verdict.is_judged()
+                    || matches!(j.verdict, Verdict::Shared | Verdict::Unsteady))
+            {
                 judged_cpu.insert(at);
             }
             // A run of slower commits is one step, listed at its first.

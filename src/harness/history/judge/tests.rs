@@ -385,6 +385,68 @@ fn a_machine_change_told_by_the_calibration_starts_a_new_epoch() {
     assert!((0..6).all(|c| ctx.epoch(c, &config) == 0));
 }
 
+/// One run's calibration kernel 70 % slower between steady runs (as on
+/// 6 Dec 2026, with no other process on the machine): an unsteady run,
+/// not a machine change. Its CPU times, a memory-bound k0 2x slower in
+/// calibration units among them, are not judged and serve as no baseline,
+/// noise sample or confirmation; no epoch starts, before or after it. The
+/// same shift at the latest commit is unsteady until a next run confirms it.
+#[test]
+fn a_calibration_shift_the_next_run_does_not_confirm_is_an_unsteady_run() {
+    let cal = |c: usize| if c == 3 { 0.017 } else { 0.01 };
+    let time = |c: usize, j: usize| match (j, c == 3) {
+        (0, true) => 3.4,
+        (_, true) => 1.7,
+        _ => 1.0,
+    };
+    let h = calibrated_history(6, 3, cal, time);
+    assert!(regressions(&h).is_empty(), "{:?}", regressions(&h));
+    assert!(
+        baseline_changes(&h).is_empty(),
+        "{:?}",
+        baseline_changes(&h)
+    );
+    let ctx = Context::new(&h);
+    let config = h.rows[0].config();
+    assert!((0..6).all(|c| ctx.epoch(c, &config) == 0));
+    let k0: Vec<(usize, &HistoryRow)> = ctx
+        .series
+        .iter()
+        .find(|s| s[0].1.case == "k0" && s[0].1.metric == CPU)
+        .unwrap()
+        .clone();
+    let at3 = ctx.judge(&k0, 3);
+    assert_eq!(at3.verdict, Verdict::Unsteady);
+    assert_eq!(
+        at3.note,
+        "machine speed unsteady: calibration kernel 10.000 ms → 17.000 ms (+70 %), back at the next run"
+    );
+    // c4 is judged against c0..c2 (not c3) and is within noise.
+    let at4 = ctx.judge(&k0, 4);
+    assert_eq!(at4.verdict, Verdict::WithinNoise);
+    assert_eq!(at4.baseline, Some(100.0));
+    // No noise pair touches c3: c0-c1, c1-c2, c2-c4 (the steady runs on
+    // either side) and c4-c5 of three benchmarks.
+    assert_eq!(ctx.noise_before(&config, 6).1, 3 * 4);
+
+    // The same shift at the latest commit: unsteady, not yet confirmed.
+    let last = calibrated_history(4, 3, cal, time);
+    assert_eq!(verdict(&last, "k0", CPU), Verdict::Unsteady);
+    let ctx = Context::new(&last);
+    assert_eq!(
+        ctx.unsteady_run(3),
+        Some(
+            "machine speed unsteady: calibration kernel 10.000 ms → 17.000 ms (+70 %), not yet confirmed by a next run"
+        )
+    );
+    assert!(regressions(&last).is_empty());
+    // Confirmed by the next run (c4 at the same level): a machine change at c3.
+    let confirmed = calibrated_history(5, 3, |c| if c >= 3 { 0.017 } else { 0.01 }, |_, _| 1.0);
+    let ctx = Context::new(&confirmed);
+    assert_eq!(ctx.epoch(3, &config), 1);
+    assert!(ctx.unsteady_run(3).is_none());
+}
+
 /// A shared run (others took 60 % of the CPU) stretches the wall times 3x:
 /// with its CPU times not judged, its wall times are not judged either
 /// (before, they fell back to being judged like old CPU times and 261

@@ -60,12 +60,16 @@ pub fn summary_figure(
         let points = lines.entry(line).or_default();
         for &(index, row) in series.iter().filter(|p| p.0 >= first_shown) {
             // The first point of the same baseline and, for a time, of the
-            // same machine epoch.
+            // same machine epoch; the CPU times of shared and unsteady runs
+            // are no point (not judged).
             let config = row.config();
-            let Some(&(base_index, base)) = series
-                .iter()
-                .find(|p| p.1.config() == config && ctx.comparable(row, p.0, index))
-            else {
+            let unjudged = |k: usize| row.is_cpu_time() && ctx.unjudged_run(k, config);
+            if unjudged(index) {
+                continue;
+            }
+            let Some(&(base_index, base)) = series.iter().find(|p| {
+                p.1.config() == config && ctx.comparable(row, p.0, index) && !unjudged(p.0)
+            }) else {
                 continue;
             };
             let (v, b) = (
@@ -130,7 +134,9 @@ pub fn summary_figure(
              of the run's calibration kernel (rows before it was timed: CPU seconds), and for the \
              per-step kernels of their instruction counts, each relative to its value at the first \
              commit of its baseline (1.05 = 5 % slower); the latest {} of {} commits.{restarts} \
-             A baseline of one commit is a marker.",
+             A baseline of one commit is a marker. The CPU times of runs not judged (shared with \
+             other processes, or unsteady: the machine's speed changed for that run alone) are \
+             left out.",
             labels.len(),
             commits.len()
         ),
