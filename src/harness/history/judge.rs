@@ -298,9 +298,10 @@ type MachineStates<'a> = (
 /// different factors, and no calibration corrects that. Shared runs start
 /// no epoch.
 ///
-/// A shift is a machine change only when the next quiet run confirms it
-/// (its kernel is off the same median by more than [`MACHINE_CHANGE`] in
-/// the same direction), as a slowdown is a regression only when the next
+/// A shift is a machine change only when the next quiet run confirms it as
+/// a new steady level (its kernel is off the same median by more than
+/// [`MACHINE_CHANGE`] in the same direction, and within [`MACHINE_CHANGE`]
+/// of the shifted value), as a slowdown is a regression only when the next
 /// commit confirms it. An unconfirmed shift (the next run is back, or there
 /// is no next run yet) makes its run *unsteady*: the machine's speed
 /// changed for that run alone or during it (a busy host's neighbours,
@@ -330,7 +331,13 @@ fn machine_epochs<'a>(
                 let m = median(&window);
                 let change = value / m - 1.0;
                 if change.abs() > MACHINE_CHANGE {
-                    let next = runs.get(k + 1).map(|p| p.1 / m - 1.0);
+                    // The next run confirms a new steady level: as far off
+                    // the old median, and near this run's value.
+                    let next = runs.get(k + 1).map(|p| p.1);
+                    let confirms = |n: f64| {
+                        (n / m - 1.0) * change.signum() > MACHINE_CHANGE
+                            && (n / value - 1.0).abs() <= MACHINE_CHANGE
+                    };
                     let shift = format!(
                         "calibration kernel {:.3} ms → {:.3} ms ({:+.0} %)",
                         1e3 * m,
@@ -338,7 +345,7 @@ fn machine_epochs<'a>(
                         100.0 * change
                     );
                     match next {
-                        Some(n) if n * change.signum() > MACHINE_CHANGE => {
+                        Some(n) if confirms(n) => {
                             epochs
                                 .entry(config)
                                 .or_default()
@@ -346,11 +353,10 @@ fn machine_epochs<'a>(
                             window.clear();
                         }
                         _ => {
-                            let why = if next.is_some() {
-                                "back at the next run"
-                            } else {
-                                "not yet confirmed by a next run"
-                            };
+                            let why = next
+                                .map_or("not yet confirmed by a next run".to_string(), |n| {
+                                    format!("not confirmed by the next run ({:.3} ms)", 1e3 * n)
+                                });
                             unsteady.insert(
                                 (index, config),
                                 format!("machine speed unsteady: {shift}, {why}"),

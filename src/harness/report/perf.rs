@@ -227,9 +227,10 @@ pub fn rule_text() -> String {
          shared)\", and they serve as no baseline, noise sample or confirmation: under contention \
          a memory-bound method slows far more than the cache-resident calibration kernel, so no \
          unit measured in the run corrects it; its instruction counts and counters are judged as \
-         always. A machine change must be confirmed: the next quiet run's calibration kernel is \
-         off the same median by more than {machine} % in the same direction. A run whose kernel \
-         moved but the next run's did not (or that has no next run yet) is unsteady (the host's \
+         always. A machine change must be confirmed as a new steady level: the next quiet run's \
+         calibration kernel is off the same median by more than {machine} % in the same direction \
+         and within {machine} % of the moved value. A run whose kernel moved without that \
+         confirmation (or that has no next run yet) is unsteady (the host's \
          speed changed for that run, which the guest's /proc/stat does not show): its CPU times \
          are shown as \"not judged (machine speed unsteady)\" and, like a shared run's, serve as \
          no baseline, noise sample or confirmation. Wall time (wall_s) stretches on a loaded machine: it is judged \
