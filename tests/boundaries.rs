@@ -14,6 +14,9 @@
 //!   misread the source).
 //!
 //! `cargo test --test boundaries -- --nocapture` prints the module graph.
+//!
+//! A second test keeps ARCHITECTURE.md true to the tree: it names every
+//! module of `src/` (as a whole word) and every file of `tests/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -554,5 +557,94 @@ mod more;
         found,
         expect.map(|(l, m)| (l, m.to_string())).to_vec(),
         "{code}"
+    );
+}
+
+/// The module name of a source file: its stem, or its folder's name for a
+/// `mod.rs`.
+fn module_name(path: &Path) -> String {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    if stem == "mod" {
+        path.parent()
+            .and_then(Path::file_name)
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        stem.into_owned()
+    }
+}
+
+/// Whether `doc` has `word` as a whole word (not inside a longer name).
+fn names_word(doc: &str, word: &str) -> bool {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    doc.match_indices(word).any(|(i, _)| {
+        let before = doc[..i].chars().next_back();
+        let after = doc[i + word.len()..].chars().next();
+        !before.is_some_and(is_name) && !after.is_some_and(is_name)
+    })
+}
+
+/// The files whose module `doc` does not name: every source module by its
+/// name, every integration test by its file name.
+fn unnamed(doc: &str, sources: &[PathBuf], tests: &[PathBuf]) -> Vec<String> {
+    let mut out: Vec<String> = sources
+        .iter()
+        .filter(|p| !names_word(doc, &module_name(p)))
+        .map(|p| p.display().to_string())
+        .collect();
+    out.extend(
+        tests
+            .iter()
+            .filter(|p| {
+                let name = p.file_name().unwrap_or_default().to_string_lossy();
+                !doc.contains(name.as_ref())
+            })
+            .map(|p| p.display().to_string()),
+    );
+    out
+}
+
+/// ARCHITECTURE.md names every module of `src/` and every test file of
+/// `tests/` (issue 18: the architecture document matches the code).
+#[test]
+fn the_architecture_document_names_every_module_and_test() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(repo.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut sources = Vec::new();
+    rust_files(&repo.join("src"), &mut sources);
+    let mut tests = Vec::new();
+    rust_files(&repo.join("tests"), &mut tests);
+    assert!(sources.len() > 100 && tests.len() > 20);
+    let missing = unnamed(&doc, &sources, &tests);
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The check finds a module and a test the document does not name, and is
+/// not fooled by a longer name that contains the module's.
+#[test]
+fn an_unnamed_module_or_test_is_found() {
+    let doc = "lcp/ (lemke.rs, pivoting), tests: cli.rs; friction_law.rs";
+    let sources = [
+        PathBuf::from("src/lcp/mod.rs"),
+        PathBuf::from("src/lcp/lemke.rs"),
+        PathBuf::from("src/lcp/pgs.rs"),
+        PathBuf::from("src/studies/friction.rs"),
+    ];
+    let tests = [
+        PathBuf::from("tests/cli.rs"),
+        PathBuf::from("tests/kernels.rs"),
+    ];
+    assert_eq!(
+        unnamed(doc, &sources, &tests),
+        [
+            "src/lcp/pgs.rs",
+            "src/studies/friction.rs",
+            "tests/kernels.rs"
+        ]
     );
 }

@@ -99,11 +99,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "run_method",
         "not split yet (issue 18 left it over): the integration apart from the series and scalars",
     ),
-    (
-        "studies/valve_spring/run.rs",
-        "run_method",
-        "not split yet (issue 18 left it over): the integration apart from the series and scalars",
-    ),
 ];
 
 /// A function over the limit: (file, name, lines).
