@@ -25,21 +25,6 @@ const MAX_FN: usize = 120;
 /// (the test then fails until the list is updated).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
-        "harness/checks/mod.rs",
-        "resolve_at",
-        "not split yet (issue 18 left it over): one resolver per target (method scalar, case scalar, study scalar, column, table)",
-    ),
-    (
-        "harness/merge.rs",
-        "merge",
-        "not split yet (issue 18 left it over): read and check the parts, then finish them as one run",
-    ),
-    (
-        "harness/results/readme.rs",
-        "study_readme",
-        "not split yet (issue 18 left it over): one writer per README section (files, columns, scalars, counters)",
-    ),
-    (
         "harness/spec.rs",
         "parse_study",
         "not split yet (issue 18 left it over): the study table, its sweeps and its checks parsed apart",
@@ -93,11 +78,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "studies/shared/friction.rs",
         "law",
         "not split yet (issue 18 left it over): one parser per law family (regularised, set-valued, LuGre)",
-    ),
-    (
-        "studies/stick_slip/run.rs",
-        "run_method",
-        "not split yet (issue 18 left it over): the integration apart from the series and scalars",
     ),
 ];
 

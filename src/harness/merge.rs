@@ -18,9 +18,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::harness::kernels::calibration::Calibration;
 use crate::harness::outcome::RunResult;
 use crate::harness::registry::Registry;
-use crate::harness::runner::{self, JobId, JobResult, RunOptions};
+use crate::harness::runner::{self, JobId, JobResult, PlannedStudy, RunOptions};
 use crate::harness::shard::{
     self, FORMAT, JOBS_FILE, JobName, JobRecords, SHARD_FILE, ShardError, ShardFile,
 };
@@ -223,12 +224,33 @@ pub fn merge(
         ));
     }
     let (jobs, shared) = runner::plan_jobs(&planned);
+    let results = gather_jobs(&planned, &jobs, &parts, first_dir)?;
+    let studies = runner::assemble(&planned, results, &shared);
+    let (provenance, calibration) = part_records(&parts);
+    Ok(runner::publish(
+        &options,
+        &planned,
+        studies,
+        calibration,
+        provenance,
+    )?)
+}
+
+/// Every job of the plan with its result, read from the parts: each job
+/// exactly once (a job the plan lacks, one in two parts or one in none is
+/// an error naming the part).
+fn gather_jobs(
+    planned: &[PlannedStudy],
+    jobs: &[JobId],
+    parts: &[Part],
+    first_dir: &Path,
+) -> Result<Vec<(JobId, JobResult)>, ShardError> {
     let mut wanted: BTreeMap<JobName, (JobId, Option<&Path>)> = jobs
         .iter()
-        .map(|&id| (shard::job_name(&planned, id), (id, None)))
+        .map(|&id| (shard::job_name(planned, id), (id, None)))
         .collect();
     let mut results: Vec<(JobId, JobResult)> = Vec::with_capacity(jobs.len());
-    for p in &parts {
+    for p in parts {
         for (name, result) in read_jobs(&p.dir)? {
             let Some(slot) = wanted.get_mut(&name) else {
                 return Err(parts_error(
@@ -261,7 +283,13 @@ pub fn merge(
             ),
         ));
     }
-    let studies = runner::assemble(&planned, results, &shared);
+    Ok(results)
+}
+
+/// The parts' provenance (shard, host, date, threads, jobs, cost, wall
+/// time) for the manifest, and their calibration samples pooled, with the
+/// largest CPU share other processes took in any part.
+fn part_records(parts: &[Part]) -> (Vec<serde_json::Value>, Calibration) {
     let provenance = parts
         .iter()
         .map(|p| {
@@ -278,7 +306,7 @@ pub fn merge(
             })
         })
         .collect();
-    let calibration = crate::harness::kernels::calibration::Calibration {
+    let calibration = Calibration {
         samples: parts
             .iter()
             .flat_map(|p| p.file.calibration_samples.iter().copied())
@@ -288,11 +316,5 @@ pub fn merge(
             .filter_map(|p| p.file.others_cpu_share)
             .reduce(f64::max),
     };
-    Ok(runner::publish(
-        &options,
-        &planned,
-        studies,
-        calibration,
-        provenance,
-    )?)
+    (provenance, calibration)
 }

@@ -360,37 +360,14 @@ pub fn resolve_at(
         InputError::value(file, study, key(k), value, expected)
     };
     let q = spec.quantity.as_str();
-    let scalar_name = !q.contains('*');
     let timing = measured && q.starts_with(TIMING_PREFIX) && q.len() > TIMING_PREFIX.len();
-    let mut scope = if timing {
-        Scope::MethodScalar
-    } else if scalar_name && known(&provides.study_scalars, q) {
-        Scope::Study
-    } else if scalar_name && known(&provides.method_scalars, q) {
-        Scope::MethodScalar
-    } else if scalar_name && known(&provides.case_scalars, q) {
-        Scope::CaseScalar
-    } else if provides
-        .columns
-        .iter()
-        .any(|p| p == q || name_matches(p, q))
-    {
-        Scope::Columns
-    } else {
-        let allowed: Vec<&str> = provides
-            .study_scalars
-            .iter()
-            .chain(&provides.method_scalars)
-            .chain(&provides.case_scalars)
-            .chain(&provides.columns)
-            .map(String::as_str)
-            .collect();
-        return Err(bad(
+    let mut scope = quantity_scope(q, timing, provides).map_err(|allowed| {
+        bad(
             "quantity",
             format!("\"{q}\""),
-            format!("one of {} (`*` stands for an index)", allowed.join(", ")),
-        ));
-    };
+            format!("one of {allowed} (`*` stands for an index)"),
+        )
+    })?;
     if let Some(filter) = &spec.method {
         for label in filter.labels() {
             if !provides.methods.iter().any(|m| m == label) {
@@ -437,92 +414,13 @@ pub fn resolve_at(
     if let Some(reference) = &spec.reference {
         let bad_ref = |message: String| bad("reference", format!("\"{reference}\""), message);
         if let Some(rel) = spec.reference_file() {
-            let dir = file.parent().unwrap_or(Path::new("."));
-            let path = dir.join(rel);
-            let table = crate::harness::reference::read_csv(&path).map_err(bad_ref)?;
             let wanted = spec.column.as_deref().unwrap_or(q);
-            let found = if wanted.contains('*') {
-                !table.matching(wanted).is_empty()
-            } else {
-                table.column(wanted).is_some()
-            };
-            if !found {
-                return Err(bad_ref(format!("the file has no column `{wanted}`")));
-            }
-            match scope {
-                Scope::CaseScalar | Scope::MethodScalar => {
-                    let abscissa = table.abscissa().map(|c| c.name.clone()).unwrap_or_default();
-                    if !known(&provides.case_scalars, &abscissa)
-                        && !known(&provides.method_scalars, &abscissa)
-                    {
-                        return Err(bad_ref(format!(
-                            "for a scalar quantity the file's first column must name a case or method scalar (the abscissa), found `{abscissa}`"
-                        )));
-                    }
-                    scope = Scope::SummaryCurve {
-                        per_method: scope == Scope::MethodScalar,
-                    };
-                }
-                Scope::Study => {
-                    return Err(bad_ref(
-                        "a reference file needs a column or case-scalar quantity".into(),
-                    ));
-                }
-                _ => {}
-            }
+            let (path, table, file_scope) =
+                file_reference(file, rel, wanted, scope, provides).map_err(bad_ref)?;
+            scope = file_scope;
             loaded = Some((path, table));
         } else {
-            let ok = match scope {
-                Scope::Columns => {
-                    provides.tables.iter().any(|t| t == reference)
-                        || provides.methods.iter().any(|m| m == reference)
-                }
-                // A method scalar may be compared with the same scalar of
-                // another method of the case (`reference = "<label>"`).
-                Scope::MethodScalar if provides.methods.iter().any(|m| m == reference) => true,
-                _ => {
-                    known(&provides.study_scalars, reference)
-                        || known(&provides.method_scalars, reference)
-                        || known(&provides.case_scalars, reference)
-                }
-            };
-            if !ok {
-                let allowed = match scope {
-                    Scope::Columns if provides.tables.is_empty() => format!(
-                        "a method of the study ({}) or a .csv file (no case of this study has an exact reference)",
-                        provides.methods.join(", ")
-                    ),
-                    Scope::Columns => format!(
-                        "a table of the case ({}), a method of the study ({}) or a .csv file",
-                        provides.tables.join(", "),
-                        provides.methods.join(", ")
-                    ),
-                    Scope::MethodScalar => format!(
-                        "a method of the study ({}) or a scalar ({})",
-                        provides.methods.join(", "),
-                        provides
-                            .study_scalars
-                            .iter()
-                            .chain(&provides.method_scalars)
-                            .chain(&provides.case_scalars)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    _ => format!(
-                        "a scalar ({})",
-                        provides
-                            .study_scalars
-                            .iter()
-                            .chain(&provides.method_scalars)
-                            .chain(&provides.case_scalars)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                };
-                return Err(bad_ref(allowed));
-            }
+            named_reference(scope, reference, provides).map_err(bad_ref)?;
         }
     }
     Ok(ResolvedCheck {
@@ -530,4 +428,137 @@ pub fn resolve_at(
         file: loaded,
         scope,
     })
+}
+
+/// Where quantity `q` lives: a timing, a study, method or case scalar, or
+/// columns (the first that names it); else `Err` with the names allowed.
+fn quantity_scope(q: &str, timing: bool, provides: &Provides) -> Result<Scope, String> {
+    let scalar_name = !q.contains('*');
+    Ok(if timing {
+        Scope::MethodScalar
+    } else if scalar_name && known(&provides.study_scalars, q) {
+        Scope::Study
+    } else if scalar_name && known(&provides.method_scalars, q) {
+        Scope::MethodScalar
+    } else if scalar_name && known(&provides.case_scalars, q) {
+        Scope::CaseScalar
+    } else if provides
+        .columns
+        .iter()
+        .any(|p| p == q || name_matches(p, q))
+    {
+        Scope::Columns
+    } else {
+        let allowed: Vec<&str> = provides
+            .study_scalars
+            .iter()
+            .chain(&provides.method_scalars)
+            .chain(&provides.case_scalars)
+            .chain(&provides.columns)
+            .map(String::as_str)
+            .collect();
+        return Err(allowed.join(", "));
+    })
+}
+
+/// A reference `.csv` file `rel` (beside the spec `file`): read, with
+/// column `wanted`; a scalar quantity becomes a summary curve over the
+/// file's abscissa, which must name a case or method scalar. Returns the
+/// path, the table and the check's scope; `Err` says what is wrong.
+fn file_reference(
+    file: &Path,
+    rel: &str,
+    wanted: &str,
+    scope: Scope,
+    provides: &Provides,
+) -> Result<(PathBuf, Table, Scope), String> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let path = dir.join(rel);
+    let table = crate::harness::reference::read_csv(&path)?;
+    let found = if wanted.contains('*') {
+        !table.matching(wanted).is_empty()
+    } else {
+        table.column(wanted).is_some()
+    };
+    if !found {
+        return Err(format!("the file has no column `{wanted}`"));
+    }
+    let scope = match scope {
+        Scope::CaseScalar | Scope::MethodScalar => {
+            let abscissa = table.abscissa().map(|c| c.name.clone()).unwrap_or_default();
+            if !known(&provides.case_scalars, &abscissa)
+                && !known(&provides.method_scalars, &abscissa)
+            {
+                return Err(format!(
+                    "for a scalar quantity the file's first column must name a case or method scalar (the abscissa), found `{abscissa}`"
+                ));
+            }
+            Scope::SummaryCurve {
+                per_method: scope == Scope::MethodScalar,
+            }
+        }
+        Scope::Study => {
+            return Err("a reference file needs a column or case-scalar quantity".into());
+        }
+        other => other,
+    };
+    Ok((path, table, scope))
+}
+
+/// A reference named in the spec (not a file): for columns a table of the
+/// case or a method; for a method scalar another method or a scalar; else
+/// a scalar. `Err` says what is allowed.
+fn named_reference(scope: Scope, reference: &str, provides: &Provides) -> Result<(), String> {
+    let ok = match scope {
+        Scope::Columns => {
+            provides.tables.iter().any(|t| t == reference)
+                || provides.methods.iter().any(|m| m == reference)
+        }
+        // A method scalar may be compared with the same scalar of
+        // another method of the case (`reference = "<label>"`).
+        Scope::MethodScalar if provides.methods.iter().any(|m| m == reference) => true,
+        _ => {
+            known(&provides.study_scalars, reference)
+                || known(&provides.method_scalars, reference)
+                || known(&provides.case_scalars, reference)
+        }
+    };
+    if !ok {
+        let allowed = match scope {
+            Scope::Columns if provides.tables.is_empty() => format!(
+                "a method of the study ({}) or a .csv file (no case of this study has an exact reference)",
+                provides.methods.join(", ")
+            ),
+            Scope::Columns => format!(
+                "a table of the case ({}), a method of the study ({}) or a .csv file",
+                provides.tables.join(", "),
+                provides.methods.join(", ")
+            ),
+            Scope::MethodScalar => format!(
+                "a method of the study ({}) or a scalar ({})",
+                provides.methods.join(", "),
+                provides
+                    .study_scalars
+                    .iter()
+                    .chain(&provides.method_scalars)
+                    .chain(&provides.case_scalars)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => format!(
+                "a scalar ({})",
+                provides
+                    .study_scalars
+                    .iter()
+                    .chain(&provides.method_scalars)
+                    .chain(&provides.case_scalars)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        return Err(allowed);
+    }
+    Ok(())
 }

@@ -53,10 +53,22 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
         study.file.display()
     ));
 
+    study_csv_section(&mut md, study);
+    summary_tables_section(&mut md, study);
+    summary_csv_section(&mut md, study);
+    work_precision_section(&mut md, study);
+    case_files_section(&mut md, study);
+    timings_readme(&mut md, study);
+    failures_section(&mut md, study);
+    md
+}
+
+/// The `study.csv` section: its columns and the study-level quantities.
+fn study_csv_section(md: &mut String, study: &StudyResult) {
     if !study.summary.scalars.is_empty() {
         md.push_str("## `study.csv`\n\nThe study-level results, one row each.\n\n");
         column_table(
-            &mut md,
+            md,
             &[
                 (
                     "name".to_string(),
@@ -90,6 +102,10 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
         }
         md.push('\n');
     }
+}
+
+/// One section per summary table: its doc and columns.
+fn summary_tables_section(md: &mut String, study: &StudyResult) {
     for table in &study.summary.tables {
         md.push_str(&format!(
             "## `{}.csv`\n\n{}\n\n",
@@ -101,8 +117,12 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
             .iter()
             .map(|(name, doc, _)| (name.clone(), doc_or_flag(doc)))
             .collect();
-        column_table(&mut md, &rows);
+        column_table(md, &rows);
     }
+}
+
+/// The `summary.csv` section: case, method, status and every case and method scalar.
+fn summary_csv_section(md: &mut String, study: &StudyResult) {
     md.push_str("## `summary.csv`\n\nOne row per (case, method): the case's first method first, a case's scalars repeated on each of its rows.\n\n");
     let mut summary_rows = vec![
         ("case".to_string(), "case name (file stem of `<case>.csv`)".to_string()),
@@ -119,8 +139,11 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
             .into_iter()
             .map(|(n, d)| (n.to_string(), format!("(method) {}", doc_or_flag(d)))),
     );
-    column_table(&mut md, &summary_rows);
+    column_table(md, &summary_rows);
+}
 
+/// The `work-precision.csv` and `speedup.csv` section, with the converged-range rule.
+fn work_precision_section(md: &mut String, study: &StudyResult) {
     if !study.work_precision.is_empty() {
         md.push_str("## `work-precision.csv` and `speedup.csv`\n\n");
         md.push_str(&format!(
@@ -149,7 +172,10 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
             crate::harness::sweep::MIN_ORDER,
         ));
     }
+}
 
+/// The case files, those with identical columns (names and docs) grouped.
+fn case_files_section(md: &mut String, study: &StudyResult) {
     // Group files whose columns (names and docs) are identical.
     let mut groups: Vec<(ColumnDocs, ColumnDocs)> = Vec::new();
     for case in &study.cases {
@@ -180,12 +206,13 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
         if signature.is_empty() {
             md.push_str("(no columns)\n\n");
         } else {
-            column_table(&mut md, signature);
+            column_table(md, signature);
         }
     }
+}
 
-    timings_readme(&mut md, study);
-
+/// The failed methods with their errors.
+fn failures_section(md: &mut String, study: &StudyResult) {
     let failed = study.failures();
     if !failed.is_empty() {
         md.push_str("## Failures\n\nA failed method has no files; the case's other methods ran and were written.\n\n");
@@ -194,7 +221,6 @@ pub(super) fn study_readme(study: &StudyResult) -> String {
         }
         md.push('\n');
     }
-    md
 }
 
 /// The meaning of counter or stat `name`: the kind's doc, or a generic one.

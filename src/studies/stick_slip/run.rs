@@ -352,6 +352,35 @@ pub fn run_method(
         // The friction at t = 0 of the time stepping: that of its first step.
         samples.friction[0] = samples.friction.get(1).copied().unwrap_or(0.0);
     }
+    let scalars = method_scalars(cfg, method, &samples, &tally, &tracker, threshold, e0);
+    let mut counters = tally.steps.counters();
+    counters.extend([
+        ("stick_steps".into(), tally.stick_steps as f64),
+        ("newton_iterations".into(), tally.newton as f64),
+    ]);
+    let stats = Vec::new();
+    Ok(MethodOutput {
+        series: samples.table(),
+        tables: Vec::new(),
+        scalars,
+        counters,
+        stats,
+    })
+}
+
+/// A method's scalars: step count, the energy audit (smallest dissipated
+/// work, balance error absolute and relative to the peak stored energy),
+/// LuGre's dissipativity margin, the stick threshold of the cycle analysis
+/// and the last full cycle's scalars.
+fn method_scalars(
+    cfg: &CaseConfig,
+    method: &MethodConfig,
+    samples: &Samples,
+    tally: &Tally,
+    tracker: &CycleTracker,
+    threshold: f64,
+    e0: f64,
+) -> Vec<Scalar> {
     let mut scalars = vec![
         Scalar::new(
             "steps",
@@ -382,7 +411,7 @@ pub fn run_method(
     ));
     if let FrictionSpec::LuGre(l) = method.law {
         // Where LuGre is dissipative, against the slip speeds of the run.
-        let u = l.dissipative_speed(belt.normal_force);
+        let u = l.dissipative_speed(cfg.belt.normal_force);
         let peak = samples.slip.iter().fold(0.0f64, |m, s| m.max(s.abs()));
         scalars.push(Scalar::new(
             "dissipative_speed",
@@ -412,19 +441,7 @@ pub fn run_method(
     if let Some(c) = tracker.last_cycle() {
         scalars.extend(cycle_scalars("", &c));
     }
-    let mut counters = tally.steps.counters();
-    counters.extend([
-        ("stick_steps".into(), tally.stick_steps as f64),
-        ("newton_iterations".into(), tally.newton as f64),
-    ]);
-    let stats = Vec::new();
-    Ok(MethodOutput {
-        series: samples.table(),
-        tables: Vec::new(),
-        scalars,
-        counters,
-        stats,
-    })
+    scalars
 }
 
 /// The scalars of a cycle, names prefixed (`exact_` for the reference).

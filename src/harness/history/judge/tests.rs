@@ -322,6 +322,15 @@ fn the_cpu_times_of_a_shared_run_are_not_judged() {
     assert_eq!((r[0].case.as_str(), r[0].commit.as_str()), ("k0", "c4"));
 }
 
+/// The CPU-time series of one case in a judged history.
+fn cpu_series<'h>(ctx: &Context<'h>, case: &str) -> Vec<(usize, &'h HistoryRow)> {
+    ctx.series
+        .iter()
+        .find(|s| s[0].1.case == case && s[0].1.metric == CPU)
+        .unwrap()
+        .clone()
+}
+
 /// The machine changes under the same name at c3 (the calibration kernel
 /// 20 % faster, a memory-bound benchmark k0 2x slower in seconds, as on
 /// 4 Dec 2026): the times start a new machine epoch, judged against c3 on,
@@ -345,12 +354,7 @@ fn a_machine_change_told_by_the_calibration_starts_a_new_epoch() {
     );
     let note = "machine changed: calibration kernel 10.000 ms → 8.000 ms (-20 %)";
     assert_eq!(baseline_changes(&h), [(3, note.to_string())]);
-    let k0: Vec<(usize, &HistoryRow)> = ctx
-        .series
-        .iter()
-        .find(|s| s[0].1.case == "k0" && s[0].1.metric == CPU)
-        .unwrap()
-        .clone();
+    let k0 = cpu_series(&ctx, "k0");
     let at3 = ctx.judge(&k0, 3);
     assert_eq!(
         (at3.verdict, at3.note.as_str()),
@@ -409,12 +413,7 @@ fn a_calibration_shift_the_next_run_does_not_confirm_is_an_unsteady_run() {
     let ctx = Context::new(&h);
     let config = h.rows[0].config();
     assert!((0..6).all(|c| ctx.epoch(c, &config) == 0));
-    let k0: Vec<(usize, &HistoryRow)> = ctx
-        .series
-        .iter()
-        .find(|s| s[0].1.case == "k0" && s[0].1.metric == CPU)
-        .unwrap()
-        .clone();
+    let k0 = cpu_series(&ctx, "k0");
     let at3 = ctx.judge(&k0, 3);
     assert_eq!(at3.verdict, Verdict::Unsteady);
     assert_eq!(
