@@ -35,16 +35,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "not split yet (issue 18 left it over): assemble the Newton system, factor and solve, update and grade the step",
     ),
     (
-        "integrators/bdf_contact/mod.rs",
-        "integrate",
-        "not split yet (issue 18 left it over): the step loop apart from the step-size control",
-    ),
-    (
-        "lcp/auto.rs",
-        "auto",
-        "not split yet (issue 18 left it over): the cascade of solvers apart from the acceptance test of a solution",
-    ),
-    (
         "models/blades/mod.rs",
         "new",
         "not split yet (issue 18 left it over): beam assembly, shroud and patch maps, preload apart",
@@ -53,11 +43,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "models/blades/simulate.rs",
         "simulate",
         "not split yet (issue 18 left it over): one runner per integrator (Moreau, RK4, Dormand-Prince) and the recording",
-    ),
-    (
-        "studies/gap_system/continuation/branch.rs",
-        "run",
-        "not split yet (issue 18 left it over): the predictor-corrector loop apart from the bifurcation location",
     ),
     (
         "studies/gap_system/continuation/spec.rs",

@@ -13,6 +13,8 @@
 //!    [`enumerate::enumerate`] (n <= 30), which returns a solution or proves
 //!    that none exists. Beyond that, `Failed` with the best point found.
 
+use std::ops::ControlFlow;
+
 use crate::lcp::enumerate;
 use crate::lcp::lemke::{LemkeError, LemkeParams, lemke};
 use crate::lcp::newton::Complementarity;
@@ -43,109 +45,21 @@ pub fn auto(lcp: &Lcp, options: &LcpOptions, warm_start: Option<&[f64]>) -> LcpS
     let mut notes: Vec<String> = Vec::new();
 
     // 2. Lemke with d = e.
-    let mut params = LemkeParams::default();
-    if options.max_iterations.is_some() {
-        params.max_pivots = options.max_iterations;
-    }
-    let mut lemke_point = None;
-    match lemke(lcp, &params) {
-        Ok(info) => {
-            let s = graded(lcp, info.z, info.pivots, "auto(lemke)", options, None);
-            if s.status == LcpStatus::Solved {
-                return s;
-            }
-            let polished = run_newton(
-                lcp,
-                Complementarity::Min,
-                options,
-                Some(&s.z),
-                "auto(lemke+newton-min)",
-            );
-            if polished.status == LcpStatus::Solved {
-                return polished;
-            }
-            notes.push(format!("lemke: residual {:e}", s.residual));
-            lemke_point = Some(s.z.clone());
-            best.offer(s);
-        }
-        Err(LemkeError::RayTermination { pivots, z, .. }) => {
-            notes.push(format!("lemke: ray after {pivots} pivots"));
-            if symmetric_part_is_psd(lcp) {
-                let confirmed =
-                    n > LP_CONFIRM_MAX_DIM || enumerate::feasible_point(lcp, 1e-9).is_none();
-                if confirmed {
-                    let z0 = vec![0.0; n];
-                    return LcpSolution {
-                        status: LcpStatus::Infeasible,
-                        residual: lcp.residual(&z0),
-                        z: z0,
-                        iterations: pivots,
-                        solver: "auto(lemke)",
-                        message: Some(format!(
-                            "Lemke ray termination after {pivots} pivots with M + M^T positive \
-                             semidefinite (copositive-plus): no z >= 0 with Mz + q >= 0{}",
-                            if n > LP_CONFIRM_MAX_DIM {
-                                ""
-                            } else {
-                                " (confirmed by a phase-1 LP)"
-                            }
-                        )),
-                    };
-                }
-                notes.push("PSD ray not confirmed by the LP".into());
-            }
-            lemke_point = Some(z);
-        }
-        Err(e) => notes.push(e.to_string()),
-    }
+    let lemke_point = match lemke_stage(lcp, options, &mut best, &mut notes) {
+        ControlFlow::Break(s) => return s,
+        ControlFlow::Continue(z) => z,
+    };
 
     // 4a. Lemke with other covering vectors.
-    let scale = lcp.q.amax().max(f64::MIN_POSITIVE);
-    let coverings: [Vec<f64>; 3] = [
-        (0..n).map(|i| 1.0 + i as f64).collect(),
-        (0..n).map(|i| (n - i) as f64).collect(),
-        lcp.q.iter().map(|&v| v.abs() / scale + 1e-3).collect(),
-    ];
-    for d in coverings {
-        let params = LemkeParams {
-            covering: Some(d),
-            ..LemkeParams::default()
-        };
-        let s = run_lemke(lcp, options, &params, "auto(lemke-d)");
-        if s.status == LcpStatus::Solved {
-            return s;
-        }
-        best.offer(s);
+    if let ControlFlow::Break(s) = covering_stage(lcp, options, &mut best, &mut notes) {
+        return s;
     }
-    notes.push("lemke with 3 other covering vectors: no solution".into());
 
     // 4b. Newton-FB from several starts.
-    let mut starts: Vec<Vec<f64>> = Vec::new();
-    if let Some(w) = warm_start {
-        starts.push(w.to_vec());
+    let starts = fb_starts(n, warm_start, lemke_point);
+    if let ControlFlow::Break(s) = newton_fb_stage(lcp, options, &starts, &mut best, &mut notes) {
+        return s;
     }
-    starts.push(vec![0.0; n]);
-    starts.push(vec![1.0; n]);
-    if let Some(z) = lemke_point {
-        starts.push(z);
-    }
-    for start in &starts {
-        let s = run_newton(
-            lcp,
-            Complementarity::FischerBurmeister,
-            options,
-            Some(start),
-            "auto(newton-fb)",
-        );
-        if s.status == LcpStatus::Solved {
-            return s;
-        }
-        best.offer(s);
-    }
-    notes.push(format!(
-        "newton-fb from {} starts: no solution",
-        starts.len()
-    ));
 
     // 4c. Complete enumeration.
     let s = run_enumerate(lcp, options, "auto(enumerate)");
@@ -163,6 +77,158 @@ pub fn auto(lcp: &Lcp, options: &LcpOptions, warm_start: Option<&[f64]>) -> LcpS
     out.solver = "auto";
     out.message = Some(notes.join("; "));
     out
+}
+
+/// Stage 2: Lemke with d = e; a point it finds that is not accurate
+/// enough is polished by Newton-min. `Break` with a solution or an
+/// infeasibility certificate, else `Continue` with the point Lemke ended
+/// at (a start for Newton-FB), if any.
+fn lemke_stage(
+    lcp: &Lcp,
+    options: &LcpOptions,
+    best: &mut Best,
+    notes: &mut Vec<String>,
+) -> ControlFlow<LcpSolution, Option<Vec<f64>>> {
+    let mut params = LemkeParams::default();
+    if options.max_iterations.is_some() {
+        params.max_pivots = options.max_iterations;
+    }
+    match lemke(lcp, &params) {
+        Ok(info) => {
+            let s = graded(lcp, info.z, info.pivots, "auto(lemke)", options, None);
+            if s.status == LcpStatus::Solved {
+                return ControlFlow::Break(s);
+            }
+            let polished = run_newton(
+                lcp,
+                Complementarity::Min,
+                options,
+                Some(&s.z),
+                "auto(lemke+newton-min)",
+            );
+            if polished.status == LcpStatus::Solved {
+                return ControlFlow::Break(polished);
+            }
+            notes.push(format!("lemke: residual {:e}", s.residual));
+            let z = s.z.clone();
+            best.offer(s);
+            ControlFlow::Continue(Some(z))
+        }
+        Err(LemkeError::RayTermination { pivots, z, .. }) => {
+            notes.push(format!("lemke: ray after {pivots} pivots"));
+            if let Some(certificate) = psd_ray_certificate(lcp, pivots, notes) {
+                return ControlFlow::Break(certificate);
+            }
+            ControlFlow::Continue(Some(z))
+        }
+        Err(e) => {
+            notes.push(e.to_string());
+            ControlFlow::Continue(None)
+        }
+    }
+}
+
+/// Lemke's ray with M + M^T positive semidefinite: the LCP is infeasible
+/// (copositive-plus), confirmed by a phase-1 LP up to [`LP_CONFIRM_MAX_DIM`]
+/// unknowns. `None` when M + M^T is not PSD or the LP finds a point.
+fn psd_ray_certificate(lcp: &Lcp, pivots: usize, notes: &mut Vec<String>) -> Option<LcpSolution> {
+    if !symmetric_part_is_psd(lcp) {
+        return None;
+    }
+    let n = lcp.q.len();
+    let confirmed = n > LP_CONFIRM_MAX_DIM || enumerate::feasible_point(lcp, 1e-9).is_none();
+    if confirmed {
+        let z0 = vec![0.0; n];
+        return Some(LcpSolution {
+            status: LcpStatus::Infeasible,
+            residual: lcp.residual(&z0),
+            z: z0,
+            iterations: pivots,
+            solver: "auto(lemke)",
+            message: Some(format!(
+                "Lemke ray termination after {pivots} pivots with M + M^T positive \
+                 semidefinite (copositive-plus): no z >= 0 with Mz + q >= 0{}",
+                if n > LP_CONFIRM_MAX_DIM {
+                    ""
+                } else {
+                    " (confirmed by a phase-1 LP)"
+                }
+            )),
+        });
+    }
+    notes.push("PSD ray not confirmed by the LP".into());
+    None
+}
+
+/// Stage 4a: Lemke with three other covering vectors.
+fn covering_stage(
+    lcp: &Lcp,
+    options: &LcpOptions,
+    best: &mut Best,
+    notes: &mut Vec<String>,
+) -> ControlFlow<LcpSolution> {
+    let n = lcp.q.len();
+    let scale = lcp.q.amax().max(f64::MIN_POSITIVE);
+    let coverings: [Vec<f64>; 3] = [
+        (0..n).map(|i| 1.0 + i as f64).collect(),
+        (0..n).map(|i| (n - i) as f64).collect(),
+        lcp.q.iter().map(|&v| v.abs() / scale + 1e-3).collect(),
+    ];
+    for d in coverings {
+        let params = LemkeParams {
+            covering: Some(d),
+            ..LemkeParams::default()
+        };
+        let s = run_lemke(lcp, options, &params, "auto(lemke-d)");
+        if s.status == LcpStatus::Solved {
+            return ControlFlow::Break(s);
+        }
+        best.offer(s);
+    }
+    notes.push("lemke with 3 other covering vectors: no solution".into());
+    ControlFlow::Continue(())
+}
+
+/// The starts of Newton-FB: the warm start, zero, ones and Lemke's point.
+fn fb_starts(n: usize, warm_start: Option<&[f64]>, lemke_point: Option<Vec<f64>>) -> Vec<Vec<f64>> {
+    let mut starts: Vec<Vec<f64>> = Vec::new();
+    if let Some(w) = warm_start {
+        starts.push(w.to_vec());
+    }
+    starts.push(vec![0.0; n]);
+    starts.push(vec![1.0; n]);
+    if let Some(z) = lemke_point {
+        starts.push(z);
+    }
+    starts
+}
+
+/// Stage 4b: Newton-FB from each start.
+fn newton_fb_stage(
+    lcp: &Lcp,
+    options: &LcpOptions,
+    starts: &[Vec<f64>],
+    best: &mut Best,
+    notes: &mut Vec<String>,
+) -> ControlFlow<LcpSolution> {
+    for start in starts {
+        let s = run_newton(
+            lcp,
+            Complementarity::FischerBurmeister,
+            options,
+            Some(start),
+            "auto(newton-fb)",
+        );
+        if s.status == LcpStatus::Solved {
+            return ControlFlow::Break(s);
+        }
+        best.offer(s);
+    }
+    notes.push(format!(
+        "newton-fb from {} starts: no solution",
+        starts.len()
+    ));
+    ControlFlow::Continue(())
 }
 
 /// The attempt with the smallest residual so far.

@@ -568,24 +568,9 @@ impl<'a> BdfContact<'a> {
             let new = match attempt {
                 Ok(s) => s,
                 Err((residual, message)) => {
-                    if message.starts_with("factorization") {
-                        return Err(BdfError::Factor { t, message });
-                    }
-                    match stepping {
-                        Stepping::Adaptive { .. } => {
-                            self.stats.rejected += 1;
-                            h = step * 0.25;
-                            after_rejection = true;
-                            continue;
-                        }
-                        Stepping::Fixed { .. } => {
-                            return Err(BdfError::Newton {
-                                t,
-                                h: step,
-                                residual,
-                            });
-                        }
-                    }
+                    h = self.retry_after_newton_failure(stepping, t, step, residual, message)?;
+                    after_rejection = true;
+                    continue;
                 }
             };
             let closes = self.closes_a_contact(hist.last().expect("history"), &new);
@@ -608,11 +593,7 @@ impl<'a> BdfContact<'a> {
                 } else {
                     MAX_STEP_GROWTH
                 };
-                let factor = if err == 0.0 {
-                    growth
-                } else {
-                    (0.9 * err.powf(-1.0 / (order as f64 + 1.0))).clamp(0.2, growth)
-                };
+                let factor = step_factor(err, order, growth);
                 if err > 1.0 {
                     self.stats.rejected += 1;
                     h = step * factor.min(0.9);
@@ -640,6 +621,33 @@ impl<'a> BdfContact<'a> {
             } else if hist.len() > 3 {
                 hist.remove(0);
             }
+        }
+    }
+
+    /// A step whose Newton iteration failed: with adaptive steps, the step
+    /// size to retry at (a quarter), counted as a rejection; a failed
+    /// factorization, or any failure with fixed steps, ends the run.
+    fn retry_after_newton_failure(
+        &mut self,
+        stepping: Stepping,
+        t: f64,
+        step: f64,
+        residual: f64,
+        message: String,
+    ) -> Result<f64, BdfError> {
+        if message.starts_with("factorization") {
+            return Err(BdfError::Factor { t, message });
+        }
+        match stepping {
+            Stepping::Adaptive { .. } => {
+                self.stats.rejected += 1;
+                Ok(step * 0.25)
+            }
+            Stepping::Fixed { .. } => Err(BdfError::Newton {
+                t,
+                h: step,
+                residual,
+            }),
         }
     }
 
@@ -707,6 +715,17 @@ impl<'a> BdfContact<'a> {
         }
         let components = if velocities { 2 * n } else { n };
         (acc / components as f64).sqrt()
+    }
+}
+
+/// The step-size factor of the error control for a scaled error `err` of
+/// an order-`order` step: 0.9 err^(-1/(order+1)), kept within [0.2, growth]
+/// (`growth` when the error is zero).
+fn step_factor(err: f64, order: usize, growth: f64) -> f64 {
+    if err == 0.0 {
+        growth
+    } else {
+        (0.9 * err.powf(-1.0 / (order as f64 + 1.0))).clamp(0.2, growth)
     }
 }
 

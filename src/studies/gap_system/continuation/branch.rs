@@ -286,7 +286,35 @@ pub fn run(cfg: &ContinuationConfig) -> Result<ReferenceOutput, SolverError> {
             "largest |S - I| entry of the saltation matrices at the switches of those orbits (I for a continuous gap force) [-]",
         ),
     ];
-    let (up, down) = sweep_folds(&branch);
+    scalars.extend(fold_scalars(&branch));
+    Ok(ReferenceOutput {
+        tables: vec![CaseTable {
+            what: ORBITS.into(),
+            doc: "the continued branch of T-periodic orbits (pseudo-arclength continuation of event-driven shooting), one row per orbit, special points included".into(),
+            table: orbits_table(&branch, n),
+        }],
+        scalars,
+        timings: vec![Timing {
+            method: "continuation".into(),
+            wall_s,
+            cpu_s,
+            cpu_s_spread: 0.0,
+            runs: 1,
+            counters: vec![
+                ("flows".into(), branch.flows as f64),
+                ("branch_points".into(), branch.points.len() as f64),
+                ("rejected_steps".into(), branch.rejected_steps as f64),
+            ],
+            stats: vec![],
+        }],
+    })
+}
+
+/// The folds where a frequency sweep should jump (the first and last along
+/// the branch: frequency and amplitude) and the hysteresis band between.
+fn fold_scalars(branch: &Branch) -> Vec<Scalar> {
+    let mut scalars = Vec::new();
+    let (up, down) = sweep_folds(branch);
     for (name, fold, what) in [
         (
             "fold_up",
@@ -318,27 +346,7 @@ pub fn run(cfg: &ContinuationConfig) -> Result<ReferenceOutput, SolverError> {
         },
         "fold_up_omega - fold_down_omega: the band where two stable orbits coexist [rad/s]",
     ));
-    Ok(ReferenceOutput {
-        tables: vec![CaseTable {
-            what: ORBITS.into(),
-            doc: "the continued branch of T-periodic orbits (pseudo-arclength continuation of event-driven shooting), one row per orbit, special points included".into(),
-            table: orbits_table(&branch, n),
-        }],
-        scalars,
-        timings: vec![Timing {
-            method: "continuation".into(),
-            wall_s,
-            cpu_s,
-            cpu_s_spread: 0.0,
-            runs: 1,
-            counters: vec![
-                ("flows".into(), branch.flows as f64),
-                ("branch_points".into(), branch.points.len() as f64),
-                ("rejected_steps".into(), branch.rejected_steps as f64),
-            ],
-            stats: vec![],
-        }],
-    })
+    scalars
 }
 
 /// One piece of the branch read back from the `orbits` table: (ln omega,
