@@ -40,19 +40,9 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "not split yet (issue 18 left it over): beam assembly, shroud and patch maps, preload apart",
     ),
     (
-        "models/blades/simulate.rs",
-        "simulate",
-        "not split yet (issue 18 left it over): one runner per integrator (Moreau, RK4, Dormand-Prince) and the recording",
-    ),
-    (
         "studies/gap_system/continuation/spec.rs",
         "parse",
         "not split yet (issue 18 left it over): one parser per table, as the kinds' parse_case",
-    ),
-    (
-        "studies/gap_system/spec/system.rs",
-        "build_system",
-        "not split yet (issue 18 left it over): masses and stiffnesses, gap springs and excitation apart",
     ),
     (
         "studies/gap_system/summary.rs",

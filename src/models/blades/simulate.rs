@@ -183,127 +183,172 @@ pub fn simulate(
         BladeMethod::Dopri5 {
             tolerance,
             max_steps,
-        } => {
-            if !(tolerance.is_finite() && tolerance > 0.0) {
-                return Err(format!(
-                    "dopri5: tolerance must be positive, got {tolerance}"
-                ));
-            }
-            let ode = BladeOde::new(model, law);
-            let mut y = ode.initial_state();
-            run.push_ode(&ode, 0.0, &y);
-            let outputs = output_times(t_end, output_interval);
-            let mut dp = Dopri5::new(ode.dim());
-            let mut reached = 0.0;
-            let tol = Tolerances {
-                rtol: tolerance,
-                atol: 1e-3 * tolerance,
-            };
-            let result = dp.integrate(
-                &ode,
-                0.0,
-                t_end,
-                &mut y,
-                1e-7,
-                tol,
-                max_steps,
-                &outputs,
-                &mut |t, y| run.push_ode(&ode, t, y),
-                &mut |t, _| {
-                    reached = t;
-                    false
-                },
-            );
-            run.steps = dp.stats.accepted;
-            run.rejected_steps = dp.stats.rejected;
-            run.rhs_evaluations = dp.stats.evaluations;
-            match result {
-                Ok(_) => {}
-                Err(Dopri5Error::TooManySteps(k)) => {
-                    return Err(format!(
-                        "dopri5: step bound {k} reached at t = {reached:e} s of {t_end} s \
-                         ({} accepted, {} rejected, {} evaluations)",
-                        dp.stats.accepted, dp.stats.rejected, dp.stats.evaluations
-                    ));
-                }
-                Err(e) => return Err(format!("dopri5: {e}")),
-            }
+        } => run_dopri5(
+            model,
+            law,
+            tolerance,
+            max_steps,
+            t_end,
+            output_interval,
+            &mut run,
+        )?,
+        BladeMethod::Rk4 { dt } => run_rk4(model, law, dt, t_end, output_interval, &mut run)?,
+        BladeMethod::Moreau { dt } => run_moreau(model, law, dt, t_end, output_interval, &mut run)?,
+    }
+    Ok(run)
+}
+
+/// Dormand-Prince 5(4) on the blades' ODE (no sticking limit) with
+/// rtol = `tolerance`, atol = 1e-3 rtol, sampled at the output times.
+fn run_dopri5(
+    model: &BladePair,
+    law: FrictionLaw,
+    tolerance: f64,
+    max_steps: usize,
+    t_end: f64,
+    output_interval: f64,
+    run: &mut BladeRun,
+) -> Result<(), String> {
+    if !(tolerance.is_finite() && tolerance > 0.0) {
+        return Err(format!(
+            "dopri5: tolerance must be positive, got {tolerance}"
+        ));
+    }
+    let ode = BladeOde::new(model, law);
+    let mut y = ode.initial_state();
+    run.push_ode(&ode, 0.0, &y);
+    let outputs = output_times(t_end, output_interval);
+    let mut dp = Dopri5::new(ode.dim());
+    let mut reached = 0.0;
+    let tol = Tolerances {
+        rtol: tolerance,
+        atol: 1e-3 * tolerance,
+    };
+    let result = dp.integrate(
+        &ode,
+        0.0,
+        t_end,
+        &mut y,
+        1e-7,
+        tol,
+        max_steps,
+        &outputs,
+        &mut |t, y| run.push_ode(&ode, t, y),
+        &mut |t, _| {
+            reached = t;
+            false
+        },
+    );
+    run.steps = dp.stats.accepted;
+    run.rejected_steps = dp.stats.rejected;
+    run.rhs_evaluations = dp.stats.evaluations;
+    match result {
+        Ok(_) => {}
+        Err(Dopri5Error::TooManySteps(k)) => {
+            return Err(format!(
+                "dopri5: step bound {k} reached at t = {reached:e} s of {t_end} s \
+                 ({} accepted, {} rejected, {} evaluations)",
+                dp.stats.accepted, dp.stats.rejected, dp.stats.evaluations
+            ));
         }
-        BladeMethod::Rk4 { dt } => {
-            if !(dt.is_finite() && dt > 0.0) {
-                return Err(format!("rk4: dt must be positive, got {dt}"));
-            }
-            let ode = BladeOde::new(model, law);
-            let mut y = ode.initial_state();
-            run.push_ode(&ode, 0.0, &y);
-            let mut rk = Rk4::new(ode.dim());
-            let mut t = 0.0;
-            let mut next = output_interval;
-            while t < t_end * (1.0 - 1e-12) {
-                crate::deadline::check();
-                let h = dt.min(t_end - t);
-                rk.step(&ode, t, h, &mut y);
-                t += h;
-                run.steps += 1;
-                if !y.iter().all(|x| x.is_finite()) {
-                    return Err(format!(
-                        "rk4: non-finite state at t = {t} s (dt = {dt:e} s)"
-                    ));
-                }
-                if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
-                    run.push_ode(&ode, t, &y);
-                    while next <= t * (1.0 + 1e-9) {
-                        next += output_interval;
-                    }
-                }
-            }
-            run.rhs_evaluations = ode.evaluations();
+        Err(e) => return Err(format!("dopri5: {e}")),
+    }
+    Ok(())
+}
+
+/// Classical RK4 with fixed step `dt` on the blades' ODE, sampled at the
+/// first step at or after each output time.
+fn run_rk4(
+    model: &BladePair,
+    law: FrictionLaw,
+    dt: f64,
+    t_end: f64,
+    output_interval: f64,
+    run: &mut BladeRun,
+) -> Result<(), String> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(format!("rk4: dt must be positive, got {dt}"));
+    }
+    let ode = BladeOde::new(model, law);
+    let mut y = ode.initial_state();
+    run.push_ode(&ode, 0.0, &y);
+    let mut rk = Rk4::new(ode.dim());
+    let mut t = 0.0;
+    let mut next = output_interval;
+    while t < t_end * (1.0 - 1e-12) {
+        crate::deadline::check();
+        let h = dt.min(t_end - t);
+        rk.step(&ode, t, h, &mut y);
+        t += h;
+        run.steps += 1;
+        if !y.iter().all(|x| x.is_finite()) {
+            return Err(format!(
+                "rk4: non-finite state at t = {t} s (dt = {dt:e} s)"
+            ));
         }
-        BladeMethod::Moreau { dt } => {
-            let mut stepper = MoreauStepper::new(model, law, dt)?;
-            let mut state = model.moreau_state();
-            let c = model
-                .contact()
-                .evaluate(&law, &state.q, &state.v, patch, None);
-            let sample = Sample {
-                normal: c.normal,
-                friction: c.friction[0].hypot(c.friction[1]),
-                slip: c.watched_slip,
-                max_slip: c.max_slip,
-            };
-            run.push(model, 0.0, &state.q, &state.v, sample, [0.0; 3]);
-            let mut next = output_interval;
-            while state.t < t_end * (1.0 - 1e-12) {
-                crate::deadline::check();
-                let r = stepper.step(&mut state)?;
-                run.steps += 1;
-                run.local_iterations += r.sweeps;
-                run.stick_patch_steps += r.sticking;
-                run.patch_stick_steps.resize(model.patch_count(), 0);
-                for (j, n) in run.patch_stick_steps.iter_mut().enumerate() {
-                    *n += usize::from(stepper.stuck(j));
-                }
-                let t = state.t;
-                if !state.q.iter().chain(state.v.iter()).all(|x| x.is_finite()) {
-                    return Err(format!(
-                        "Moreau: the state overflowed at t = {t} s (dt = {dt:e} s): check the magnitudes of the load, the contact stiffness and the time step"
-                    ));
-                }
-                if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
-                    let sample = Sample {
-                        normal: r.normal,
-                        friction: r.friction[0].hypot(r.friction[1]),
-                        slip: stepper.slip(patch),
-                        max_slip: r.max_slip,
-                    };
-                    let works = [state.friction_work, state.damping_work, state.load_work];
-                    run.push(model, t, &state.q, &state.v, sample, works);
-                    while next <= t * (1.0 + 1e-9) {
-                        next += output_interval;
-                    }
-                }
+        if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
+            run.push_ode(&ode, t, &y);
+            while next <= t * (1.0 + 1e-9) {
+                next += output_interval;
             }
         }
     }
-    Ok(run)
+    run.rhs_evaluations = ode.evaluations();
+    Ok(())
+}
+
+/// Moreau time stepping with step `dt` (true sticking), sampled at the
+/// first step at or after each output time, with the works done so far.
+fn run_moreau(
+    model: &BladePair,
+    law: FrictionLaw,
+    dt: f64,
+    t_end: f64,
+    output_interval: f64,
+    run: &mut BladeRun,
+) -> Result<(), String> {
+    let mut stepper = MoreauStepper::new(model, law, dt)?;
+    let mut state = model.moreau_state();
+    let c = model
+        .contact()
+        .evaluate(&law, &state.q, &state.v, run.patch, None);
+    let sample = Sample {
+        normal: c.normal,
+        friction: c.friction[0].hypot(c.friction[1]),
+        slip: c.watched_slip,
+        max_slip: c.max_slip,
+    };
+    run.push(model, 0.0, &state.q, &state.v, sample, [0.0; 3]);
+    let mut next = output_interval;
+    while state.t < t_end * (1.0 - 1e-12) {
+        crate::deadline::check();
+        let r = stepper.step(&mut state)?;
+        run.steps += 1;
+        run.local_iterations += r.sweeps;
+        run.stick_patch_steps += r.sticking;
+        run.patch_stick_steps.resize(model.patch_count(), 0);
+        for (j, n) in run.patch_stick_steps.iter_mut().enumerate() {
+            *n += usize::from(stepper.stuck(j));
+        }
+        let t = state.t;
+        if !state.q.iter().chain(state.v.iter()).all(|x| x.is_finite()) {
+            return Err(format!(
+                "Moreau: the state overflowed at t = {t} s (dt = {dt:e} s): check the magnitudes of the load, the contact stiffness and the time step"
+            ));
+        }
+        if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
+            let sample = Sample {
+                normal: r.normal,
+                friction: r.friction[0].hypot(r.friction[1]),
+                slip: stepper.slip(run.patch),
+                max_slip: r.max_slip,
+            };
+            let works = [state.friction_work, state.damping_work, state.load_work];
+            run.push(model, t, &state.q, &state.v, sample, works);
+            while next <= t * (1.0 + 1e-9) {
+                next += output_interval;
+            }
+        }
+    }
+    Ok(())
 }

@@ -84,70 +84,7 @@ pub(super) fn build_system(
             ));
         }
         (Some(chain), false) => build_chain(ctx, chain)?,
-        (None, _) => {
-            let m = square(
-                ctx,
-                "system.mass",
-                sys.mass.as_deref().ok_or_else(|| {
-                    ctx.missing(
-                        "system.mass",
-                        "missing: the n x n mass matrix (or a [study.system.chain])",
-                    )
-                })?,
-                None,
-            )?;
-            let n = m.len();
-            let c = square(
-                ctx,
-                "system.damping",
-                sys.damping.as_deref().ok_or_else(|| {
-                    ctx.missing("system.damping", "missing: the n x n damping matrix")
-                })?,
-                Some(n),
-            )?;
-            let k = square(
-                ctx,
-                "system.stiffness",
-                sys.stiffness.as_deref().ok_or_else(|| {
-                    ctx.missing("system.stiffness", "missing: the n x n stiffness matrix")
-                })?,
-                Some(n),
-            )?;
-            if !sys.allow_indefinite {
-                semidefinite(ctx, "system.stiffness", &k)?;
-                semidefinite(ctx, "system.damping", &c)?;
-            }
-            let mut tri = TriMat::new((sys.gaps.len(), n));
-            let (mut gaps, mut kg) = (Vec::new(), Vec::new());
-            for (j, g) in sys.gaps.iter().enumerate() {
-                let d = vector(ctx, &format!("system.gaps[{j}].direction"), &g.direction, n)?;
-                if d.iter().all(|v| *v == 0.0) {
-                    return Err(ctx.err(
-                        &format!("system.gaps[{j}].direction"),
-                        format!("{d:?}"),
-                        "a nonzero vector d_j",
-                    ));
-                }
-                for (i, v) in d.iter().enumerate() {
-                    if *v != 0.0 {
-                        tri.add_triplet(j, i, *v);
-                    }
-                }
-                gaps.push(ctx.finite(&format!("system.gaps[{j}].gap"), g.gap)?);
-                kg.push(ctx.positive(&format!("system.gaps[{j}].stiffness"), g.stiffness)?);
-            }
-            let springs = GapSprings {
-                directions: tri.to_csr(),
-                gaps,
-                stiffness: kg,
-            };
-            (
-                csr_from_rows(&m),
-                csr_from_rows(&c),
-                csr_from_rows(&k),
-                springs,
-            )
-        }
+        (None, _) => explicit_matrices(ctx, sys)?,
     };
     let n = mass.rows();
     check_spd(ctx, &mass)?;
@@ -155,6 +92,93 @@ pub(super) fn build_system(
     if !(omega.is_finite() && omega >= 0.0) {
         return Err(ctx.err("excitation.omega", omega, "a finite number >= 0 [rad/s]"));
     }
+    let amplitude = excitation_amplitude(ctx, exc, n)?;
+    Ok(GapSystem {
+        mass,
+        damping,
+        stiffness,
+        springs,
+        excitation: Harmonic { amplitude, omega },
+    })
+}
+
+/// The explicit mass, damping and stiffness matrices (n x n, the first
+/// sets n; stiffness and damping positive semidefinite unless
+/// `allow_indefinite`) and the gap springs.
+fn explicit_matrices(ctx: &Ctx, sys: &SystemToml) -> Result<Matrices, InputError> {
+    let m = square(
+        ctx,
+        "system.mass",
+        sys.mass.as_deref().ok_or_else(|| {
+            ctx.missing(
+                "system.mass",
+                "missing: the n x n mass matrix (or a [study.system.chain])",
+            )
+        })?,
+        None,
+    )?;
+    let n = m.len();
+    let c = square(
+        ctx,
+        "system.damping",
+        sys.damping
+            .as_deref()
+            .ok_or_else(|| ctx.missing("system.damping", "missing: the n x n damping matrix"))?,
+        Some(n),
+    )?;
+    let k = square(
+        ctx,
+        "system.stiffness",
+        sys.stiffness.as_deref().ok_or_else(|| {
+            ctx.missing("system.stiffness", "missing: the n x n stiffness matrix")
+        })?,
+        Some(n),
+    )?;
+    if !sys.allow_indefinite {
+        semidefinite(ctx, "system.stiffness", &k)?;
+        semidefinite(ctx, "system.damping", &c)?;
+    }
+    let springs = explicit_gaps(ctx, sys, n)?;
+    Ok((
+        csr_from_rows(&m),
+        csr_from_rows(&c),
+        csr_from_rows(&k),
+        springs,
+    ))
+}
+
+/// The explicit gap springs: each a nonzero direction d_j (n entries), a
+/// finite gap and a positive stiffness.
+fn explicit_gaps(ctx: &Ctx, sys: &SystemToml, n: usize) -> Result<GapSprings, InputError> {
+    let mut tri = TriMat::new((sys.gaps.len(), n));
+    let (mut gaps, mut kg) = (Vec::new(), Vec::new());
+    for (j, g) in sys.gaps.iter().enumerate() {
+        let d = vector(ctx, &format!("system.gaps[{j}].direction"), &g.direction, n)?;
+        if d.iter().all(|v| *v == 0.0) {
+            return Err(ctx.err(
+                &format!("system.gaps[{j}].direction"),
+                format!("{d:?}"),
+                "a nonzero vector d_j",
+            ));
+        }
+        for (i, v) in d.iter().enumerate() {
+            if *v != 0.0 {
+                tri.add_triplet(j, i, *v);
+            }
+        }
+        gaps.push(ctx.finite(&format!("system.gaps[{j}].gap"), g.gap)?);
+        kg.push(ctx.positive(&format!("system.gaps[{j}].stiffness"), g.stiffness)?);
+    }
+    Ok(GapSprings {
+        directions: tri.to_csr(),
+        gaps,
+        stiffness: kg,
+    })
+}
+
+/// The force amplitude of every DOF: one number for all, an array of n,
+/// plus each `[[excitation.load]]`; at least one of them is given.
+fn excitation_amplitude(ctx: &Ctx, exc: &ExcitationToml, n: usize) -> Result<Vec<f64>, InputError> {
     let mut amplitude = match &exc.amplitude {
         None => vec![0.0; n],
         Some(toml::Value::Float(_) | toml::Value::Integer(_)) => {
@@ -198,13 +222,7 @@ pub(super) fn build_system(
         amplitude[load.dof] +=
             ctx.finite(&format!("excitation.load[{i}].amplitude"), load.amplitude)?;
     }
-    Ok(GapSystem {
-        mass,
-        damping,
-        stiffness,
-        springs,
-        excitation: Harmonic { amplitude, omega },
-    })
+    Ok(amplitude)
 }
 
 fn value_f64(v: &toml::Value) -> Option<f64> {
