@@ -49,11 +49,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "time_response",
         "owned by the helper that edits summaries and plots (issue 18), not split here: the figure's series and its caption",
     ),
-    (
-        "studies/shared/friction.rs",
-        "law",
-        "not split yet (issue 18 left it over): one parser per law family (regularised, set-valued, LuGre)",
-    ),
 ];
 
 /// A function over the limit: (file, name, lines).
