@@ -148,6 +148,39 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
         from,
         format!("a frequency [rad/s] above omega_from = {from}"),
     )?;
+    let case = continuation_case(&ctx, table, from)?;
+    let continuation = continuation_options(&ctx, &c, from, to)?;
+    let sweep = sweep_settings(&ctx, &c)?;
+    let least = sweep
+        .refine_settle_periods
+        .max(case.steady_state.map_or(0, |s| s.settle_periods));
+    if sweep.max_settle_periods < least {
+        return Err(ctx.err(
+            "continuation.max_settle_periods",
+            sweep.max_settle_periods,
+            format!("at least the settling periods asked for ({least}: steady_state.settle_periods and continuation.refine_settle_periods)"),
+        ));
+    }
+    let fd_step = number(&ctx, "continuation.fd_step", c.fd_step, 1e-6, 1e-12, 1e-2)?;
+    let method = case.methods[0].clone();
+    Ok(ContinuationConfig {
+        case,
+        method,
+        continuation,
+        sweep,
+        fd_step,
+    })
+}
+
+/// The case the continuation starts from: `excitation.omega` set to
+/// omega_from, the default steady state when none is given, one method, at
+/// most [`MAX_EXACT_DOFS`](crate::studies::gap_system::spec::MAX_EXACT_DOFS)
+/// DOFs and a nonzero forcing.
+fn continuation_case(
+    ctx: &Ctx,
+    mut table: toml::Table,
+    from: f64,
+) -> Result<CaseConfig, InputError> {
     // excitation.omega is set by the continuation: given or not, it is omega_from
     if let Some(toml::Value::Table(exc)) = table.get_mut("excitation") {
         exc.insert("omega".into(), toml::Value::Float(from));
@@ -166,7 +199,7 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
         );
         table.insert("steady_state".into(), toml::Value::Table(ss));
     }
-    let case = parse_case(&ctx, table)?;
+    let case = parse_case(ctx, table)?;
     if case.methods.len() > 1 {
         return Err(ctx.err(
             "integrator.variant",
@@ -191,20 +224,31 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
             "a nonzero forcing amplitude: an unforced system has no frequency response to continue",
         ));
     }
+    Ok(case)
+}
+
+/// The continuation's options from `[study.continuation]`, each bounded,
+/// [`ContinuationOptions::default`] where absent (ds no larger than ds_max).
+fn continuation_options(
+    ctx: &Ctx,
+    c: &ContinuationToml,
+    from: f64,
+    to: f64,
+) -> Result<ContinuationOptions, InputError> {
     let defaults = ContinuationOptions::default();
     let ds_max = number(
-        &ctx,
+        ctx,
         "continuation.ds_max",
         c.ds_max,
         defaults.ds_max,
         0.0,
         1.0,
     )?;
-    let continuation = ContinuationOptions {
+    Ok(ContinuationOptions {
         omega_from: from,
         omega_to: to,
         ds: number(
-            &ctx,
+            ctx,
             "continuation.ds",
             c.ds,
             defaults.ds.min(ds_max),
@@ -213,7 +257,7 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
         )?,
         ds_max,
         chord_tol: number(
-            &ctx,
+            ctx,
             "continuation.chord_tol",
             c.chord_tol,
             defaults.chord_tol,
@@ -221,7 +265,7 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
             0.1,
         )?,
         max_points: count(
-            &ctx,
+            ctx,
             "continuation.max_points",
             c.max_points,
             defaults.max_points,
@@ -229,7 +273,7 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
             1_000_000,
         )?,
         start_settle_periods: count(
-            &ctx,
+            ctx,
             "continuation.start_settle_periods",
             c.start_settle_periods,
             defaults.start_settle_periods,
@@ -237,60 +281,39 @@ pub fn parse(spec: &StudySpec) -> Result<ContinuationConfig, InputError> {
             100_000,
         )?,
         ..defaults
-    };
-    let sweep = SweepSettings {
+    })
+}
+
+/// The brute-force sweeps' settings from `[study.continuation]`, each
+/// bounded, with its documented default where absent.
+fn sweep_settings(ctx: &Ctx, c: &ContinuationToml) -> Result<SweepSettings, InputError> {
+    Ok(SweepSettings {
         points: count(
-            &ctx,
+            ctx,
             "continuation.sweep_points",
             c.sweep_points,
             41,
             2,
             100_000,
         )?,
-        refine_jumps: count(&ctx, "continuation.refine_jumps", c.refine_jumps, 5, 0, 40)?,
+        refine_jumps: count(ctx, "continuation.refine_jumps", c.refine_jumps, 5, 0, 40)?,
         refine_settle_periods: count(
-            &ctx,
+            ctx,
             "continuation.refine_settle_periods",
             c.refine_settle_periods,
             300,
             1,
             1_000_000,
         )?,
-        jump_ratio: number(&ctx, "continuation.jump_ratio", c.jump_ratio, 1.5, 1.0, 1e6)?,
-        settle_tol: number(
-            &ctx,
-            "continuation.settle_tol",
-            c.settle_tol,
-            1e-8,
-            0.0,
-            1.0,
-        )?,
+        jump_ratio: number(ctx, "continuation.jump_ratio", c.jump_ratio, 1.5, 1.0, 1e6)?,
+        settle_tol: number(ctx, "continuation.settle_tol", c.settle_tol, 1e-8, 0.0, 1.0)?,
         max_settle_periods: count(
-            &ctx,
+            ctx,
             "continuation.max_settle_periods",
             c.max_settle_periods,
             4000,
             1,
             10_000_000,
         )?,
-    };
-    let least = sweep
-        .refine_settle_periods
-        .max(case.steady_state.map_or(0, |s| s.settle_periods));
-    if sweep.max_settle_periods < least {
-        return Err(ctx.err(
-            "continuation.max_settle_periods",
-            sweep.max_settle_periods,
-            format!("at least the settling periods asked for ({least}: steady_state.settle_periods and continuation.refine_settle_periods)"),
-        ));
-    }
-    let fd_step = number(&ctx, "continuation.fd_step", c.fd_step, 1e-6, 1e-12, 1e-2)?;
-    let method = case.methods[0].clone();
-    Ok(ContinuationConfig {
-        case,
-        method,
-        continuation,
-        sweep,
-        fd_step,
     })
 }
