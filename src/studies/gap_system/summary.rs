@@ -6,6 +6,7 @@
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
 use crate::harness::sweep::label::{coords_text, short, with_unit};
+use crate::harness::table::Table;
 use crate::studies::gap_system::spec::CaseConfig;
 use crate::studies::shared::figures::method_labels;
 
@@ -228,69 +229,100 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
     let table = &series_out.series;
     let n = cfg.system.dofs();
     let t = table.values("t").unwrap_or(&[]).to_vec();
-    let exact = out.table("exact");
     if n <= MAX_DOFS_DRAWN {
-        let mut series = Vec::new();
-        for i in 0..n {
-            let x = table.values(&format!("x{i}")).unwrap_or(&[]);
-            series.push(Series::new(format!("x{i}, {label}"), &t, x, Style::Line).grouped(i));
-            if let Some(ex) = exact {
-                let te = ex.table.values("t").unwrap_or(&[]);
-                series.push(
-                    Series::new(
-                        format!("x{i}, exact"),
-                        te,
-                        ex.table.values(&format!("x{i}")).unwrap_or(&[]),
-                        Style::Dashed,
-                    )
-                    .grouped(i),
-                );
-            }
-        }
-        let reference = if exact.is_some() {
-            " and the exact event-driven solution (dashed)"
-        } else {
-            "; no exact solution is drawn: the case has none (reference.method = \"none\")"
-        };
-        summary.figures.push(Figure {
-            name: "time-response".into(),
-            title: format!("Time response, {}", case_title(cfg, out)),
-            x: Axis::linear("time t [s]"),
-            y: Axis::linear("displacement x [m]"),
-            series,
-            caption: format!(
-                "Displacements by {label} (solid) over t = 0 to {} s{reference}.",
-                short(t.last().copied().unwrap_or(0.0))
-            ),
-        });
-        if let Some(ex) = exact {
-            let mut err_series = Vec::new();
-            for i in 0..n {
-                let (Some(x), Some(xe)) = (
-                    table.values(&format!("x{i}")),
-                    ex.table.values(&format!("x{i}")),
-                ) else {
-                    continue;
-                };
-                if x.len() != xe.len() {
-                    continue;
-                }
-                let e: Vec<f64> = x.iter().zip(xe).map(|(a, b)| (a - b).abs()).collect();
-                err_series.push(Series::new(format!("|x{i} - exact|"), &t, &e, Style::Line));
-            }
-            summary.figures.push(Figure {
-                name: "error".into(),
-                title: format!("Error against the exact solution, {}", case_title(cfg, out)),
-                x: Axis::linear("time t [s]"),
-                y: Axis::log("|x - x_exact| [m]"),
-                series: err_series,
-                caption: format!(
-                    "Pointwise displacement error of {label} against the event-driven solution."
-                ),
-            });
-        }
+        dof_figures(summary, cfg, out, label, table, &t);
         return;
     }
+    chain_response(summary, cfg, out, label, table, &t);
+    if let Some(env) = series_out.table("envelope") {
+        chain_envelope(summary, cfg, out, label, &env.table);
+    }
+}
+
+/// A small system (at most [`MAX_DOFS_DRAWN`] DOFs): every displacement
+/// with the exact solution dashed, and the pointwise error against it.
+fn dof_figures(
+    summary: &mut StudySummary,
+    cfg: &CaseConfig,
+    out: &CaseOutput,
+    label: &str,
+    table: &Table,
+    t: &[f64],
+) {
+    let n = cfg.system.dofs();
+    let exact = out.table("exact");
+    let mut series = Vec::new();
+    for i in 0..n {
+        let x = table.values(&format!("x{i}")).unwrap_or(&[]);
+        series.push(Series::new(format!("x{i}, {label}"), t, x, Style::Line).grouped(i));
+        if let Some(ex) = exact {
+            let te = ex.table.values("t").unwrap_or(&[]);
+            series.push(
+                Series::new(
+                    format!("x{i}, exact"),
+                    te,
+                    ex.table.values(&format!("x{i}")).unwrap_or(&[]),
+                    Style::Dashed,
+                )
+                .grouped(i),
+            );
+        }
+    }
+    let reference = if exact.is_some() {
+        " and the exact event-driven solution (dashed)"
+    } else {
+        "; no exact solution is drawn: the case has none (reference.method = \"none\")"
+    };
+    summary.figures.push(Figure {
+        name: "time-response".into(),
+        title: format!("Time response, {}", case_title(cfg, out)),
+        x: Axis::linear("time t [s]"),
+        y: Axis::linear("displacement x [m]"),
+        series,
+        caption: format!(
+            "Displacements by {label} (solid) over t = 0 to {} s{reference}.",
+            short(t.last().copied().unwrap_or(0.0))
+        ),
+    });
+    if let Some(ex) = exact {
+        let mut err_series = Vec::new();
+        for i in 0..n {
+            let (Some(x), Some(xe)) = (
+                table.values(&format!("x{i}")),
+                ex.table.values(&format!("x{i}")),
+            ) else {
+                continue;
+            };
+            if x.len() != xe.len() {
+                continue;
+            }
+            let e: Vec<f64> = x.iter().zip(xe).map(|(a, b)| (a - b).abs()).collect();
+            err_series.push(Series::new(format!("|x{i} - exact|"), t, &e, Style::Line));
+        }
+        summary.figures.push(Figure {
+            name: "error".into(),
+            title: format!("Error against the exact solution, {}", case_title(cfg, out)),
+            x: Axis::linear("time t [s]"),
+            y: Axis::log("|x - x_exact| [m]"),
+            series: err_series,
+            caption: format!(
+                "Pointwise displacement error of {label} against the event-driven solution."
+            ),
+        });
+    }
+}
+
+/// A chain: the written masses' displacements (the reference file's curves
+/// underneath) and the extremes over all masses at each output time.
+fn chain_response(
+    summary: &mut StudySummary,
+    cfg: &CaseConfig,
+    out: &CaseOutput,
+    label: &str,
+    table: &Table,
+    t: &[f64],
+) {
+    let n = cfg.system.dofs();
     let dofs: Vec<String> = table
         .columns()
         .iter()
@@ -302,7 +334,7 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         series.push(
             Series::new(
                 format!("{name}, {label}"),
-                &t,
+                t,
                 table.values(name).unwrap_or(&[]),
                 Style::Line,
             )
@@ -330,8 +362,8 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         }
     }
     if let (Some(hi), Some(lo)) = (table.values("x_max_all"), table.values("x_min_all")) {
-        series.push(Series::new("max over all masses", &t, hi, Style::Line));
-        series.push(Series::new("min over all masses", &t, lo, Style::Line));
+        series.push(Series::new("max over all masses", t, hi, Style::Line));
+        series.push(Series::new("min over all masses", t, lo, Style::Line));
     }
     summary.figures.push(Figure {
         name: "chain-response".into(),
@@ -347,10 +379,18 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
             }
         ),
     });
-    let Some(env) = series_out.table("envelope") else {
-        return;
-    };
-    let idx = env.table.values("dof").unwrap_or(&[]).to_vec();
+}
+
+/// A chain's displacement envelope along the masses, with the position at
+/// which each gap spring engages.
+fn chain_envelope(
+    summary: &mut StudySummary,
+    cfg: &CaseConfig,
+    out: &CaseOutput,
+    label: &str,
+    envelope: &Table,
+) {
+    let idx = envelope.values("dof").unwrap_or(&[]).to_vec();
     let gaps: Vec<f64> = idx
         .iter()
         .map(|&j| {
@@ -371,8 +411,8 @@ fn time_response(summary: &mut StudySummary, cfg: &CaseConfig, out: &CaseOutput)
         x: Axis::linear("mass index j [-]"),
         y: Axis::linear("x_j [m]"),
         series: vec![
-            Series::new("max over t", &idx, env.table.values("x_max").unwrap_or(&[]), Style::Line),
-            Series::new("min over t", &idx, env.table.values("x_min").unwrap_or(&[]), Style::Line),
+            Series::new("max over t", &idx, envelope.values("x_max").unwrap_or(&[]), Style::Line),
+            Series::new("min over t", &idx, envelope.values("x_min").unwrap_or(&[]), Style::Line),
             Series::new("gap position d_j g_j", &idx, &gaps, Style::Markers),
         ],
         caption: format!("Largest and smallest displacement of every mass over every step of the run ({label}), with the position at which its gap spring engages."),
