@@ -32,6 +32,10 @@ use crate::harness::claims::ClaimSpec;
 use crate::harness::registry::Registry;
 use crate::harness::study::Coord;
 
+mod cases;
+
+use cases::{SweepSchema, expand_cases, sweep_from_schema};
+
 /// One sweep: `key` (dotted path inside the study table, e.g.
 /// `integrator.dt`) takes each of `values` in turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,35 +225,6 @@ pub fn deserialize_at<T: serde::de::DeserializeOwned>(
     })
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SweepSchema {
-    key: String,
-    #[serde(default)]
-    label: Option<String>,
-    #[serde(default)]
-    values: Option<Vec<toml::Value>>,
-    #[serde(default)]
-    range: Option<RangeSchema>,
-    #[serde(default)]
-    zip: Option<String>,
-}
-
-/// `range = { from, to, count, spacing = "linear" | "log" }`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RangeSchema {
-    from: f64,
-    to: f64,
-    count: usize,
-    #[serde(default = "linear")]
-    spacing: String,
-}
-
-fn linear() -> String {
-    "linear".into()
-}
-
 /// The largest time limit a spec or the command line may set (seconds; one
 /// week).
 pub const MAX_TIME_LIMIT_S: f64 = 604_800.0;
@@ -276,145 +251,39 @@ fn parse_study(
     kinds: &Registry,
     mut table: toml::Table,
 ) -> Result<StudySpec, InputError> {
-    let key_err =
-        |study: Option<&str>, key: &str, value: Option<String>, expected: &str| InputError::Key {
-            file: file.to_path_buf(),
-            study: study.map(str::to_string),
-            key: key.into(),
-            value,
-            expected: expected.into(),
-        };
-    let name = match table.remove("name") {
-        Some(toml::Value::String(s)) => s,
-        Some(other) => {
-            return Err(key_err(
-                None,
-                "study.name",
-                Some(other.to_string()),
-                "a string",
-            ));
-        }
-        None => {
-            return Err(key_err(
-                None,
-                "study.name",
-                None,
-                "missing: every study needs a name",
-            ));
-        }
-    };
-    let valid_name = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if !valid_name {
-        return Err(key_err(
-            None,
-            "study.name",
-            Some(format!("\"{name}\"")),
-            "lowercase letters, digits and '-' only (it names the output directory)",
-        ));
-    }
-    if name == crate::harness::results::HISTORY_DIR {
-        return Err(key_err(
-            None,
-            "study.name",
-            Some(format!("\"{name}\"")),
-            "any name but \"history\": DIR/history/ holds the performance history",
-        ));
-    }
+    let name = take_name(file, &mut table)?;
     let study = Some(name.as_str());
-    let kind = match table.remove("kind") {
-        Some(toml::Value::String(s)) => s,
-        Some(other) => {
-            return Err(key_err(
-                study,
-                "study.kind",
-                Some(other.to_string()),
-                "a string",
-            ));
-        }
-        None => {
-            return Err(key_err(
-                study,
-                "study.kind",
-                None,
-                &format!("missing: one of {}", kinds.listing()),
-            ));
-        }
+    let kind = take_kind(file, study, kinds, &mut table)?;
+    let string = |table: &mut toml::Table, key: &str, expected: &str| {
+        take_string(file, study, table, key, expected)
     };
-    if !kinds.contains(&kind) {
-        return Err(key_err(
-            study,
-            "study.kind",
-            Some(format!("\"{kind}\"")),
-            &format!("one of {}", kinds.listing()),
-        ));
-    }
-    let description = match table.remove("description") {
-        None => String::new(),
-        Some(toml::Value::String(s)) => s,
-        Some(other) => {
-            return Err(key_err(
-                study,
-                "study.description",
-                Some(other.to_string()),
-                "a string",
-            ));
-        }
-    };
-    let baseline = match table.remove("baseline") {
-        None => None,
-        Some(toml::Value::String(s)) => Some(s),
-        Some(other) => {
-            return Err(key_err(
-                study,
-                "study.baseline",
-                Some(other.to_string()),
-                "a string: the label of one of the study's methods",
-            ));
-        }
-    };
-    let reproduces = match table.remove("reproduces") {
-        None => None,
-        Some(toml::Value::String(s)) => Some(s),
-        Some(other) => {
-            return Err(key_err(
-                study,
-                "study.reproduces",
-                Some(other.to_string()),
-                "a string: the paper and its figure or table the study reproduces",
-            ));
-        }
-    };
-    let time_limit = match table.remove("time_limit") {
-        None => None,
-        Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
-            Some(s) if s > 0.0 && s <= MAX_TIME_LIMIT_S => Some(s),
-            _ => {
-                return Err(key_err(
-                    study,
-                    "study.time_limit",
-                    Some(v.to_string()),
-                    &format!("a number of seconds in (0, {MAX_TIME_LIMIT_S:e}]"),
-                ));
-            }
-        },
-    };
-    let unresolved_per_tolerance = match table.remove("unresolved_per_tolerance") {
-        None => None,
-        Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
-            Some(f) if f.is_finite() && f >= 1.0 => Some(f),
-            _ => {
-                return Err(key_err(
-                    study,
-                    "study.unresolved_per_tolerance",
-                    Some(v.to_string()),
-                    "a finite number >= 1: the relative error per unit tolerance beyond which an error-controlled run is unresolved",
-                ));
-            }
-        },
-    };
+    let description = string(&mut table, "description", "a string")?.unwrap_or_default();
+    let baseline = string(
+        &mut table,
+        "baseline",
+        "a string: the label of one of the study's methods",
+    )?;
+    let reproduces = string(
+        &mut table,
+        "reproduces",
+        "a string: the paper and its figure or table the study reproduces",
+    )?;
+    let time_limit = take_number(
+        file,
+        study,
+        &mut table,
+        "time_limit",
+        |s| s > 0.0 && s <= MAX_TIME_LIMIT_S,
+        &format!("a number of seconds in (0, {MAX_TIME_LIMIT_S:e}]"),
+    )?;
+    let unresolved_per_tolerance = take_number(
+        file,
+        study,
+        &mut table,
+        "unresolved_per_tolerance",
+        |f| f.is_finite() && f >= 1.0,
+        "a finite number >= 1: the relative error per unit tolerance beyond which an error-controlled run is unresolved",
+    )?;
     let sweeps = match table.remove("sweep") {
         None => Vec::new(),
         Some(v) => {
@@ -425,40 +294,8 @@ fn parse_study(
                 .collect::<Result<Vec<_>, _>>()?
         }
     };
-    let checks: Vec<CheckSpec> = match table.remove("check") {
-        None => Vec::new(),
-        Some(v) => deserialize_at(file, study, "study.check", v)?,
-    };
-    let mut check_names = BTreeSet::new();
-    for (i, c) in checks.iter().enumerate() {
-        if !check_names.insert(c.name.as_str()) {
-            return Err(InputError::value(
-                file,
-                &name,
-                format!("study.check[{i}].name"),
-                format!("\"{}\"", c.name),
-                "check names must be unique within a study",
-            ));
-        }
-        c.validate(file, &name, i)?;
-    }
-    let claims: Vec<ClaimSpec> = match table.remove("claim") {
-        None => Vec::new(),
-        Some(v) => deserialize_at(file, study, "study.claim", v)?,
-    };
-    let mut claim_ids = BTreeSet::new();
-    for (i, c) in claims.iter().enumerate() {
-        if !claim_ids.insert(c.id.as_str()) {
-            return Err(InputError::value(
-                file,
-                &name,
-                format!("study.claim[{i}].id"),
-                format!("\"{}\"", c.id),
-                "claim ids must be unique within a study",
-            ));
-        }
-        c.validate(file, &name, i)?;
-    }
+    let checks = take_checks(file, &name, &mut table)?;
+    let claims = take_claims(file, &name, &mut table)?;
     debug_assert!(RESERVED.iter().all(|k| !table.contains_key(*k)));
     let cases = expand_cases(file, &name, &table, &sweeps)?;
     Ok(StudySpec {
@@ -477,293 +314,210 @@ fn parse_study(
     })
 }
 
-fn sweep_from_schema(
+/// A study-table key error: `value` None when the key is missing.
+fn key_err(
     file: &Path,
-    study: &str,
-    index: usize,
-    s: SweepSchema,
-) -> Result<Sweep, InputError> {
-    let at = |k: &str| format!("study.sweep[{index}].{k}");
-    if s.key.is_empty()
-        || s.key.split('.').any(|seg| seg.is_empty())
-        || RESERVED.contains(&s.key.as_str())
-    {
-        return Err(InputError::value(
-            file,
-            study,
-            at("key"),
-            format!("\"{}\"", s.key),
-            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/reproduces/baseline/time_limit/unresolved_per_tolerance/sweep/check/claim)",
-        ));
-    }
-    let values = match (s.values, s.range) {
-        (Some(v), None) => v,
-        (None, Some(r)) => range_values(file, study, &at("range"), &r)?,
-        _ => {
-            return Err(InputError::Key {
-                file: file.to_path_buf(),
-                study: Some(study.into()),
-                key: at("values"),
-                value: None,
-                expected:
-                    "exactly one of `values = [...]` or `range = { from, to, count, spacing }`"
-                        .into(),
-            });
-        }
-    };
-    if values.is_empty() {
-        return Err(InputError::value(
-            file,
-            study,
-            at("values"),
-            "[]",
-            "at least one value",
-        ));
-    }
-    let label = s
-        .label
-        .unwrap_or_else(|| s.key.rsplit('.').next().unwrap_or(&s.key).to_string());
-    Ok(Sweep {
-        key: s.key,
-        label,
-        values,
-        zip: s.zip,
-    })
-}
-
-fn range_values(
-    file: &Path,
-    study: &str,
+    study: Option<&str>,
     key: &str,
-    r: &RangeSchema,
-) -> Result<Vec<toml::Value>, InputError> {
-    if !(r.from.is_finite() && r.to.is_finite()) {
-        return Err(InputError::value(
-            file,
-            study,
-            key,
-            format!("{{ from = {}, to = {} }}", r.from, r.to),
-            "finite numbers",
-        ));
+    value: Option<String>,
+    expected: &str,
+) -> InputError {
+    InputError::Key {
+        file: file.to_path_buf(),
+        study: study.map(str::to_string),
+        key: key.into(),
+        value,
+        expected: expected.into(),
     }
-    if r.count < 2 {
-        return Err(InputError::value(
-            file,
-            study,
-            format!("{key}.count"),
-            r.count,
-            "an integer >= 2",
-        ));
-    }
-    let n = r.count - 1;
-    let values: Vec<f64> = match r.spacing.as_str() {
-        "linear" => (0..=n)
-            .map(|i| r.from + (r.to - r.from) * i as f64 / n as f64)
-            .collect(),
-        "log" => {
-            if r.from <= 0.0 || r.to <= 0.0 {
-                return Err(InputError::value(
-                    file,
-                    study,
-                    key,
-                    format!("{{ from = {}, to = {} }}", r.from, r.to),
-                    "positive bounds for spacing = \"log\"",
-                ));
-            }
-            let (a, b) = (r.from.ln(), r.to.ln());
-            (0..=n)
-                .map(|i| (a + (b - a) * i as f64 / n as f64).exp())
-                .collect()
-        }
-        other => {
-            return Err(InputError::value(
+}
+
+/// `study.name`: lowercase letters, digits and '-' (it names the output
+/// directory), not the history directory's name.
+fn take_name(file: &Path, table: &mut toml::Table) -> Result<String, InputError> {
+    let name = match table.remove("name") {
+        Some(toml::Value::String(s)) => s,
+        Some(other) => {
+            return Err(key_err(
                 file,
-                study,
-                format!("{key}.spacing"),
-                format!("\"{other}\""),
-                "\"linear\" or \"log\"",
+                None,
+                "study.name",
+                Some(other.to_string()),
+                "a string",
+            ));
+        }
+        None => {
+            return Err(key_err(
+                file,
+                None,
+                "study.name",
+                None,
+                "missing: every study needs a name",
             ));
         }
     };
-    // Round to 12 significant digits so case names and values stay readable
-    // and identical across platforms.
-    Ok(values
-        .into_iter()
-        .map(|v| toml::Value::Float(format!("{v:.11e}").parse().unwrap_or(v)))
-        .collect())
-}
-
-/// Groups of sweep indices: a sweep without `zip` starts a group, a sweep
-/// with `zip = key` joins the group of the earlier sweep over `key` (same
-/// number of values). Groups are crossed, sweeps within a group paired.
-fn sweep_groups(file: &Path, study: &str, sweeps: &[Sweep]) -> Result<Vec<Vec<usize>>, InputError> {
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (index, sweep) in sweeps.iter().enumerate() {
-        if sweeps[..index].iter().any(|s| s.key == sweep.key) {
-            return Err(InputError::value(
-                file,
-                study,
-                format!("study.sweep[{index}].key"),
-                format!("\"{}\"", sweep.key),
-                "a key that no earlier sweep of the study sweeps",
-            ));
-        }
-        match &sweep.zip {
-            None => groups.push(vec![index]),
-            Some(partner) => {
-                let group = groups
-                    .iter_mut()
-                    .find(|g| g.iter().any(|&i| &sweeps[i].key == partner));
-                let Some(group) = group else {
-                    return Err(InputError::value(
-                        file,
-                        study,
-                        format!("study.sweep[{index}].zip"),
-                        format!("\"{partner}\""),
-                        format!(
-                            "the key of an earlier sweep of this study ({})",
-                            sweeps[..index]
-                                .iter()
-                                .map(|s| format!("\"{}\"", s.key))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    ));
-                };
-                let count = sweeps[group[0]].values.len();
-                if sweep.values.len() != count {
-                    return Err(InputError::value(
-                        file,
-                        study,
-                        format!("study.sweep[{index}].values"),
-                        format!("{} values", sweep.values.len()),
-                        format!(
-                            "as many values as the sweep over \"{partner}\" it is paired with ({count})"
-                        ),
-                    ));
-                }
-                group.push(index);
-            }
-        }
+    let valid_name = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !valid_name {
+        return Err(key_err(
+            file,
+            None,
+            "study.name",
+            Some(format!("\"{name}\"")),
+            "lowercase letters, digits and '-' only (it names the output directory)",
+        ));
     }
-    Ok(groups)
+    if name == crate::harness::results::HISTORY_DIR {
+        return Err(key_err(
+            file,
+            None,
+            "study.name",
+            Some(format!("\"{name}\"")),
+            "any name but \"history\": DIR/history/ holds the performance history",
+        ));
+    }
+    Ok(name)
 }
 
-fn expand_cases(
+/// `study.kind`: one of the registry's kinds.
+fn take_kind(
     file: &Path,
-    study: &str,
-    base: &toml::Table,
-    sweeps: &[Sweep],
-) -> Result<Vec<CaseSpec>, InputError> {
-    let mut cases = vec![CaseSpec {
-        name: String::new(),
-        table: base.clone(),
-        coords: Vec::new(),
-    }];
-    for group in sweep_groups(file, study, sweeps)? {
-        let count = sweeps[group[0]].values.len();
-        let mut next = Vec::with_capacity(cases.len() * count);
-        for case in &cases {
-            for k in 0..count {
-                let mut table = case.table.clone();
-                let mut name = case.name.clone();
-                let mut coords = case.coords.clone();
-                for &index in &group {
-                    let sweep = &sweeps[index];
-                    let value = &sweep.values[k];
-                    set_dotted(&mut table, &sweep.key, value.clone()).map_err(|expected| {
-                        InputError::value(
-                            file,
-                            study,
-                            format!("study.sweep[{index}].key"),
-                            format!("\"{}\"", sweep.key),
-                            expected,
-                        )
-                    })?;
-                    let coord = Coord {
-                        key: sweep.key.clone(),
-                        label: sweep.label.clone(),
-                        value: value.clone(),
-                    };
-                    let part = format!("{}-{}", sweep.label, coord.value_text());
-                    if !name.is_empty() {
-                        name.push('_');
-                    }
-                    name.push_str(&part);
-                    coords.push(coord);
-                }
-                next.push(CaseSpec {
-                    name: sanitize(&name),
-                    table,
-                    coords,
-                });
-            }
-        }
-        cases = next;
-    }
-    if sweeps.is_empty() {
-        cases[0].name = study.to_string();
-    }
-    let mut seen = BTreeSet::new();
-    for c in &cases {
-        if crate::harness::results::RESERVED_STEMS.contains(&c.name.as_str()) {
-            return Err(InputError::value(
+    study: Option<&str>,
+    kinds: &Registry,
+    table: &mut toml::Table,
+) -> Result<String, InputError> {
+    let kind = match table.remove("kind") {
+        Some(toml::Value::String(s)) => s,
+        Some(other) => {
+            return Err(key_err(
                 file,
                 study,
-                if sweeps.is_empty() {
-                    "study.name"
-                } else {
-                    "study.sweep"
-                },
-                format!("case \"{}\"", c.name),
-                format!(
-                    "a case name other than {}: those files hold the study's own results",
-                    crate::harness::results::RESERVED_STEMS
-                        .map(|s| format!("\"{s}\""))
-                        .join(", ")
-                ),
+                "study.kind",
+                Some(other.to_string()),
+                "a string",
             ));
         }
-        if !seen.insert(c.name.clone()) {
-            return Err(InputError::value(
+        None => {
+            return Err(key_err(
                 file,
                 study,
-                "study.sweep",
-                format!("case \"{}\"", c.name),
-                "sweep values must give distinct case names (a value is repeated)",
+                "study.kind",
+                None,
+                &format!("missing: one of {}", kinds.listing()),
             ));
         }
+    };
+    if !kinds.contains(&kind) {
+        return Err(key_err(
+            file,
+            study,
+            "study.kind",
+            Some(format!("\"{kind}\"")),
+            &format!("one of {}", kinds.listing()),
+        ));
     }
-    Ok(cases)
+    Ok(kind)
 }
 
-fn set_dotted(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
-    let mut segments: Vec<&str> = key.split('.').collect();
-    let last = segments.pop().unwrap_or(key);
-    let mut current = table;
-    for seg in segments {
-        let entry = current
-            .entry(seg.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        current = match entry {
-            toml::Value::Table(t) => t,
-            _ => return Err(format!("`{seg}` is not a table, so `{key}` cannot be set")),
-        };
+/// An optional string `study.<key>`.
+fn take_string(
+    file: &Path,
+    study: Option<&str>,
+    table: &mut toml::Table,
+    key: &str,
+    expected: &str,
+) -> Result<Option<String>, InputError> {
+    match table.remove(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(key_err(
+            file,
+            study,
+            &format!("study.{key}"),
+            Some(other.to_string()),
+            expected,
+        )),
     }
-    current.insert(last.to_string(), value);
-    Ok(())
 }
 
-fn sanitize(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
+/// An optional number `study.<key>` (an integer is read as a float) that
+/// `accept` accepts.
+fn take_number(
+    file: &Path,
+    study: Option<&str>,
+    table: &mut toml::Table,
+    key: &str,
+    accept: impl Fn(f64) -> bool,
+    expected: &str,
+) -> Result<Option<f64>, InputError> {
+    let Some(v) = table.remove(key) else {
+        return Ok(None);
+    };
+    match v.as_float().or(v.as_integer().map(|i| i as f64)) {
+        Some(x) if accept(x) => Ok(Some(x)),
+        _ => Err(key_err(
+            file,
+            study,
+            &format!("study.{key}"),
+            Some(v.to_string()),
+            expected,
+        )),
+    }
+}
+
+/// `[[study.check]]`: each valid, names unique within the study.
+fn take_checks(
+    file: &Path,
+    name: &str,
+    table: &mut toml::Table,
+) -> Result<Vec<CheckSpec>, InputError> {
+    let study = Some(name);
+    let checks: Vec<CheckSpec> = match table.remove("check") {
+        None => Vec::new(),
+        Some(v) => deserialize_at(file, study, "study.check", v)?,
+    };
+    let mut check_names = BTreeSet::new();
+    for (i, c) in checks.iter().enumerate() {
+        if !check_names.insert(c.name.as_str()) {
+            return Err(InputError::value(
+                file,
+                name,
+                format!("study.check[{i}].name"),
+                format!("\"{}\"", c.name),
+                "check names must be unique within a study",
+            ));
+        }
+        c.validate(file, name, i)?;
+    }
+    Ok(checks)
+}
+
+/// `[[study.claim]]`: each valid, ids unique within the study.
+fn take_claims(
+    file: &Path,
+    name: &str,
+    table: &mut toml::Table,
+) -> Result<Vec<ClaimSpec>, InputError> {
+    let study = Some(name);
+    let claims: Vec<ClaimSpec> = match table.remove("claim") {
+        None => Vec::new(),
+        Some(v) => deserialize_at(file, study, "study.claim", v)?,
+    };
+    let mut claim_ids = BTreeSet::new();
+    for (i, c) in claims.iter().enumerate() {
+        if !claim_ids.insert(c.id.as_str()) {
+            return Err(InputError::value(
+                file,
+                name,
+                format!("study.claim[{i}].id"),
+                format!("\"{}\"", c.id),
+                "claim ids must be unique within a study",
+            ));
+        }
+        c.validate(file, name, i)?;
+    }
+    Ok(claims)
 }
 
 #[cfg(test)]
