@@ -267,49 +267,8 @@ fn sparse(a: &DMatrix<f64>) -> CsMat<f64> {
 impl BladePair {
     /// Assembles the pair; fails on invalid data, naming the field.
     pub fn new(p: &BladePairParams) -> Result<Self, String> {
-        for (name, v) in [
-            ("pitch", p.pitch),
-            ("contact_size[0]", p.contact_size[0]),
-            ("contact_size[1]", p.contact_size[1]),
-            ("contact_stiffness_ratio", p.contact_stiffness_ratio),
-        ] {
-            check_positive(name, v)?;
-        }
-        for (k, s) in p.shroud_size.iter().enumerate() {
-            check_positive(&format!("shroud_size[{k}]"), *s)?;
-        }
-        if !(p.contact_damping_ratio.is_finite() && p.contact_damping_ratio >= 0.0) {
-            return Err(format!(
-                "blade pair: contact_damping_ratio must be >= 0, got {}",
-                p.contact_damping_ratio
-            ));
-        }
-        if !(p.inclination.is_finite() && p.inclination.abs() < 0.5 * std::f64::consts::PI) {
-            return Err(format!(
-                "blade pair: inclination must be within (-90, 90) deg, got {} rad",
-                p.inclination
-            ));
-        }
-        if p.patches[0] == 0 || p.patches[1] == 0 {
-            return Err(format!(
-                "blade pair: patches must be >= 1, got {:?}",
-                p.patches
-            ));
-        }
-        if !p.load.is_finite() {
-            return Err(format!("blade pair: load must be finite, got {}", p.load));
-        }
-        if !p.initial_gap.is_finite() || !p.contact_offset.iter().all(|v| v.is_finite()) {
-            return Err("blade pair: initial_gap and contact_offset must be finite".into());
-        }
+        validate(p)?;
         let d = Vector3::from(p.load_direction);
-        if !(d.norm() > 0.0 && d.norm().is_finite()) || d.x.abs() > 1e-12 * d.norm() {
-            return Err(format!(
-                "blade pair: load_direction must be a nonzero vector in the y-z plane (no \
-                 axial DOF), got {:?}",
-                p.load_direction
-            ));
-        }
         let beam = Beam {
             length: p.length,
             width: p.chord,
@@ -328,7 +287,6 @@ impl BladePair {
         let nb = nb_beam + usize::from(p.torsion);
         let tip = beam.tip();
         let (mut m1, k1) = beam.matrices();
-        let k1_t: DMatrix<f64>;
         m1[(tip + V, tip + V)] += shroud.mass();
         m1[(tip + W, tip + W)] += shroud.mass();
         m1[(tip + THETA_Y, tip + THETA_Y)] += shroud.inertia_y();
@@ -350,36 +308,7 @@ impl BladePair {
             anchors[1],
             p.damping_ratios[1],
         )?;
-        // Torsion: one DOF theta_x of the tip, the twist linear along the
-        // blade (the first mode of a clamped shaft with a heavy tip):
-        // stiffness G J / L, inertia the shroud's J_x plus a third of the
-        // blade's rho I_p L (the Rayleigh quotient of the linear twist).
-        // The Rayleigh coefficients stay those of the bending modes.
-        let torsion = if p.torsion {
-            if !(p.poisson_ratio.is_finite() && p.poisson_ratio > -1.0 && p.poisson_ratio < 0.5) {
-                return Err(format!(
-                    "blade pair: poisson_ratio must be in (-1, 0.5), got {}",
-                    p.poisson_ratio
-                ));
-            }
-            let g = p.youngs_modulus / (2.0 * (1.0 + p.poisson_ratio));
-            let k_t = g * rectangle_torsion_constant(p.chord, p.thickness) / p.length;
-            let i_p = p.chord * p.thickness * (p.chord.powi(2) + p.thickness.powi(2)) / 12.0;
-            let j_t = shroud.inertia_x() + p.density * i_p * p.length / 3.0;
-            let grow = |a: &DMatrix<f64>, d: f64| {
-                let mut g = DMatrix::zeros(nb, nb);
-                g.view_mut((0, 0), (nb_beam, nb_beam)).copy_from(a);
-                g[(nb_beam, nb_beam)] = d;
-                g
-            };
-            m1 = grow(&m1, j_t);
-            k1_t = grow(&k1, k_t);
-            Some((k_t, j_t))
-        } else {
-            k1_t = k1.clone();
-            None
-        };
-        let k1 = k1_t;
+        let (m1, k1, torsion) = with_torsion(p, &shroud, nb_beam, m1, k1)?;
         let b1 = &m1 * alpha + &k1 * beta;
         let (m, b, k) = (
             block_diagonal(&m1),
@@ -399,44 +328,7 @@ impl BladePair {
             stiffness: k_total / n_patches as f64,
             damping: d_total / n_patches as f64,
         };
-        let patches = surface
-            .patches
-            .iter()
-            .map(|pj| {
-                let t1 = rigid_map(&surface.frame, &(pj - c1));
-                let t2 = rigid_map(&surface.frame, &(pj - c2));
-                let mut h = [[0.0; TIP_DOFS]; 3];
-                for row in 0..3 {
-                    for (k, &col) in BEAM_COLUMNS.iter().enumerate() {
-                        h[row][k] = t1[row][col];
-                        h[row][BLADE_TIP_DOFS + k] = -t2[row][col];
-                    }
-                    if p.torsion {
-                        h[row][TORSION_COLUMN] = t1[row][THETA_X_RIGID];
-                        h[row][BLADE_TIP_DOFS + TORSION_COLUMN] = -t2[row][THETA_X_RIGID];
-                    }
-                }
-                PatchMap {
-                    h,
-                    rigid: [t1, t2],
-                    gap: p.initial_gap,
-                }
-            })
-            .collect();
-        let mut tip_dofs = [0; TIP_DOFS];
-        for k in 0..BEAM_COLUMNS.len() {
-            tip_dofs[k] = tip + k;
-            tip_dofs[BLADE_TIP_DOFS + k] = nb + tip + k;
-        }
-        // theta_x: the torsion DOF, else the tip's v again (zero column).
-        let twist = if p.torsion { nb_beam } else { tip };
-        tip_dofs[TORSION_COLUMN] = twist;
-        tip_dofs[BLADE_TIP_DOFS + TORSION_COLUMN] = nb + twist;
-        let contact = ContactSet {
-            patches,
-            tip_dofs,
-            penalty,
-        };
+        let contact = contact_set(p, &surface, [c1, c2], tip, nb_beam, penalty);
         let dir = d / d.norm();
         let mut load = vec![0.0; 2 * nb];
         load[tip + V] = p.load * dir.y;
@@ -675,6 +567,152 @@ impl BladePair {
             .ok_or("static solution: the stiffness with contact springs is not positive definite")?
             .solve(&rhs);
         Ok(q.iter().copied().collect())
+    }
+}
+
+/// The parameters a blade pair needs beyond the beam's own checks:
+/// positive sizes and stiffness ratio, damping ratio >= 0, inclination
+/// within (-90, 90) deg, at least one patch each way, finite load, gap and
+/// offset, and a load direction in the y-z plane.
+fn validate(p: &BladePairParams) -> Result<(), String> {
+    for (name, v) in [
+        ("pitch", p.pitch),
+        ("contact_size[0]", p.contact_size[0]),
+        ("contact_size[1]", p.contact_size[1]),
+        ("contact_stiffness_ratio", p.contact_stiffness_ratio),
+    ] {
+        check_positive(name, v)?;
+    }
+    for (k, s) in p.shroud_size.iter().enumerate() {
+        check_positive(&format!("shroud_size[{k}]"), *s)?;
+    }
+    if !(p.contact_damping_ratio.is_finite() && p.contact_damping_ratio >= 0.0) {
+        return Err(format!(
+            "blade pair: contact_damping_ratio must be >= 0, got {}",
+            p.contact_damping_ratio
+        ));
+    }
+    if !(p.inclination.is_finite() && p.inclination.abs() < 0.5 * std::f64::consts::PI) {
+        return Err(format!(
+            "blade pair: inclination must be within (-90, 90) deg, got {} rad",
+            p.inclination
+        ));
+    }
+    if p.patches[0] == 0 || p.patches[1] == 0 {
+        return Err(format!(
+            "blade pair: patches must be >= 1, got {:?}",
+            p.patches
+        ));
+    }
+    if !p.load.is_finite() {
+        return Err(format!("blade pair: load must be finite, got {}", p.load));
+    }
+    if !p.initial_gap.is_finite() || !p.contact_offset.iter().all(|v| v.is_finite()) {
+        return Err("blade pair: initial_gap and contact_offset must be finite".into());
+    }
+    let d = Vector3::from(p.load_direction);
+    if !(d.norm() > 0.0 && d.norm().is_finite()) || d.x.abs() > 1e-12 * d.norm() {
+        return Err(format!(
+            "blade pair: load_direction must be a nonzero vector in the y-z plane (no \
+             axial DOF), got {:?}",
+            p.load_direction
+        ));
+    }
+    Ok(())
+}
+
+/// One blade's mass and stiffness matrices and its torsion (stiffness,
+/// inertia), if it has the DOF.
+type BladeMatrices = (DMatrix<f64>, DMatrix<f64>, Option<(f64, f64)>);
+
+/// One blade's mass and stiffness matrices with the torsion DOF appended
+/// when `p.torsion` (its stiffness and inertia as `Some((k_t, j_t))`), else
+/// unchanged with `None`.
+fn with_torsion(
+    p: &BladePairParams,
+    shroud: &ShroudBlock,
+    nb_beam: usize,
+    m1: DMatrix<f64>,
+    k1: DMatrix<f64>,
+) -> Result<BladeMatrices, String> {
+    let nb = nb_beam + usize::from(p.torsion);
+    // Torsion: one DOF theta_x of the tip, the twist linear along the
+    // blade (the first mode of a clamped shaft with a heavy tip):
+    // stiffness G J / L, inertia the shroud's J_x plus a third of the
+    // blade's rho I_p L (the Rayleigh quotient of the linear twist).
+    // The Rayleigh coefficients stay those of the bending modes.
+    if p.torsion {
+        if !(p.poisson_ratio.is_finite() && p.poisson_ratio > -1.0 && p.poisson_ratio < 0.5) {
+            return Err(format!(
+                "blade pair: poisson_ratio must be in (-1, 0.5), got {}",
+                p.poisson_ratio
+            ));
+        }
+        let g = p.youngs_modulus / (2.0 * (1.0 + p.poisson_ratio));
+        let k_t = g * rectangle_torsion_constant(p.chord, p.thickness) / p.length;
+        let i_p = p.chord * p.thickness * (p.chord.powi(2) + p.thickness.powi(2)) / 12.0;
+        let j_t = shroud.inertia_x() + p.density * i_p * p.length / 3.0;
+        let grow = |a: &DMatrix<f64>, d: f64| {
+            let mut g = DMatrix::zeros(nb, nb);
+            g.view_mut((0, 0), (nb_beam, nb_beam)).copy_from(a);
+            g[(nb_beam, nb_beam)] = d;
+            g
+        };
+        Ok((grow(&m1, j_t), grow(&k1, k_t), Some((k_t, j_t))))
+    } else {
+        Ok((m1, k1, None))
+    }
+}
+
+/// The contact set: per patch its map from the tip DOFs of both blades to
+/// the relative displacement in the surface frame (and the rigid maps of
+/// the two tips C1, C2), the tip DOFs of both blades, and the penalty.
+fn contact_set(
+    p: &BladePairParams,
+    surface: &ContactSurface,
+    [c1, c2]: [Vector3<f64>; 2],
+    tip: usize,
+    nb_beam: usize,
+    penalty: Penalty,
+) -> ContactSet {
+    let nb = nb_beam + usize::from(p.torsion);
+    let patches = surface
+        .patches
+        .iter()
+        .map(|pj| {
+            let t1 = rigid_map(&surface.frame, &(pj - c1));
+            let t2 = rigid_map(&surface.frame, &(pj - c2));
+            let mut h = [[0.0; TIP_DOFS]; 3];
+            for row in 0..3 {
+                for (k, &col) in BEAM_COLUMNS.iter().enumerate() {
+                    h[row][k] = t1[row][col];
+                    h[row][BLADE_TIP_DOFS + k] = -t2[row][col];
+                }
+                if p.torsion {
+                    h[row][TORSION_COLUMN] = t1[row][THETA_X_RIGID];
+                    h[row][BLADE_TIP_DOFS + TORSION_COLUMN] = -t2[row][THETA_X_RIGID];
+                }
+            }
+            PatchMap {
+                h,
+                rigid: [t1, t2],
+                gap: p.initial_gap,
+            }
+        })
+        .collect();
+    let mut tip_dofs = [0; TIP_DOFS];
+    for k in 0..BEAM_COLUMNS.len() {
+        tip_dofs[k] = tip + k;
+        tip_dofs[BLADE_TIP_DOFS + k] = nb + tip + k;
+    }
+    // theta_x: the torsion DOF, else the tip's v again (zero column).
+    let twist = if p.torsion { nb_beam } else { tip };
+    tip_dofs[TORSION_COLUMN] = twist;
+    tip_dofs[BLADE_TIP_DOFS + TORSION_COLUMN] = nb + twist;
+    ContactSet {
+        patches,
+        tip_dofs,
+        penalty,
     }
 }
 
