@@ -335,16 +335,7 @@ impl<'a> BdfContact<'a> {
         let last = history[0];
         let t1 = last.t + h;
         let gamma = b * h;
-        let mut psi_q = vec![0.0; n];
-        let mut psi_v = vec![0.0; n];
-        for k in 0..n {
-            psi_q[k] = a1 * last.q[k];
-            psi_v[k] = a1 * last.v[k];
-            if order == 2 {
-                psi_q[k] += a2 * history[1].q[k];
-                psi_v[k] += a2 * history[1].v[k];
-            }
-        }
+        let (psi_q, psi_v) = Self::history_terms(history, order, (a1, a2), n);
         let drives = sys.drives(t1);
         let mut load = vec![0.0; n];
         sys.load_at(&drives, &mut load);
@@ -416,88 +407,7 @@ impl<'a> BdfContact<'a> {
                     lambda,
                 });
             }
-            // The Newton matrix depends only on gamma, the contact state
-            // and the regularization: factored again only when one of them
-            // changed.
-            let delta = loop {
-                let key = (gamma.to_bits(), active.clone(), regularized);
-                if self.factored.as_ref() != Some(&key) {
-                    let vals = self.lu.values_mut();
-                    vals.iter_mut().for_each(|x| *x = 0.0);
-                    for &(slot, mass, damping, stiffness) in &self.a_slots {
-                        vals[slot] = mass / (gamma * gamma) + damping / gamma + stiffness;
-                    }
-                    match self.contact {
-                        ContactModel::Penalty { stiffness, damping } => {
-                            let w = stiffness + damping / gamma;
-                            for (p, row) in sys.gaps.iter().enumerate() {
-                                if !active[p] {
-                                    continue;
-                                }
-                                for &(x, sx) in &row.coeffs {
-                                    for &(y, sy) in &row.coeffs {
-                                        let pos = self.lu.position(x, y).expect("pattern");
-                                        self.lu.values_mut()[pos] += w * sx * sy;
-                                    }
-                                }
-                            }
-                        }
-                        ContactModel::Ncp { c } => {
-                            for (p, row) in sys.gaps.iter().enumerate() {
-                                let r = n + p;
-                                for &(x, sx) in &row.coeffs {
-                                    // d R_x / d lambda_p = -G_px.
-                                    let pos = self.lu.position(x, r).expect("pattern");
-                                    self.lu.values_mut()[pos] = -sx;
-                                    if active[p] {
-                                        // d Phi_p / d q_x = c G_px, scaled by ks / c.
-                                        let pos = self.lu.position(r, x).expect("pattern");
-                                        self.lu.values_mut()[pos] = sx * ks;
-                                    }
-                                }
-                                let pos = self.lu.position(r, r).expect("pattern");
-                                if !active[p] {
-                                    self.lu.values_mut()[pos] = ks / c;
-                                } else if regularized {
-                                    // delta times the diagonal of the
-                                    // Schur complement k_s G A^-1 G^T,
-                                    // with A by its diagonal.
-                                    let schur: f64 = row
-                                        .coeffs
-                                        .iter()
-                                        .map(|&(x, sx)| {
-                                            let key = (x, x);
-                                            let a = sys.mass[x] / (gamma * gamma)
-                                                + sys.damping.get(&key).unwrap_or(&0.0) / gamma
-                                                + sys.stiffness.get(&key).unwrap_or(&0.0);
-                                            sx * sx / a
-                                        })
-                                        .sum();
-                                    self.lu.values_mut()[pos] = REDUNDANT_COMPLIANCE * ks * schur;
-                                }
-                            }
-                        }
-                    }
-                    self.stats.factorizations += 1;
-                    self.lu
-                        .factorize()
-                        .map_err(|e| (residual, format!("factorization: {e}")))?;
-                    self.factored = Some(key);
-                }
-                let mut delta: Vec<f64> = self.scratch.iter().map(|x| -x).collect();
-                if let Err(e) = self.lu.solve_in_place(&mut delta) {
-                    // A zero pivot with NCP contact: the closed contacts'
-                    // gradients are linearly dependent (module doc); the
-                    // same iteration again with the regularized matrix.
-                    if regularized || !matches!(self.contact, ContactModel::Ncp { .. }) {
-                        return Err((residual, format!("solve: {e}")));
-                    }
-                    regularized = true;
-                    self.stats.regularized += 1;
-                    continue;
-                }
-                break delta;
-            };
+            let delta = self.newton_direction(gamma, &active, &mut regularized, residual)?;
             for k in 0..n {
                 q[k] += delta[k];
             }
@@ -510,6 +420,135 @@ impl<'a> BdfContact<'a> {
         }
         self.stats.newton_iterations += self.max_newton;
         Err((residual, "no convergence".into()))
+    }
+
+    /// The Newton step: the matrix factored (only when gamma, the contact
+    /// state or the regularization changed since the last factorization)
+    /// and solved against minus the residual in `self.scratch`. A zero
+    /// pivot with NCP contact sets `regularized` and solves again once.
+    fn newton_direction(
+        &mut self,
+        gamma: f64,
+        active: &[bool],
+        regularized: &mut bool,
+        residual: f64,
+    ) -> Result<Vec<f64>, (f64, String)> {
+        // The Newton matrix depends only on gamma, the contact state
+        // and the regularization: factored again only when one of them
+        // changed.
+        loop {
+            let key = (gamma.to_bits(), active.to_vec(), *regularized);
+            if self.factored.as_ref() != Some(&key) {
+                self.assemble_newton_matrix(gamma, active, *regularized);
+                self.stats.factorizations += 1;
+                self.lu
+                    .factorize()
+                    .map_err(|e| (residual, format!("factorization: {e}")))?;
+                self.factored = Some(key);
+            }
+            let mut delta: Vec<f64> = self.scratch.iter().map(|x| -x).collect();
+            if let Err(e) = self.lu.solve_in_place(&mut delta) {
+                // A zero pivot with NCP contact: the closed contacts'
+                // gradients are linearly dependent (module doc); the
+                // same iteration again with the regularized matrix.
+                if *regularized || !matches!(self.contact, ContactModel::Ncp { .. }) {
+                    return Err((residual, format!("solve: {e}")));
+                }
+                *regularized = true;
+                self.stats.regularized += 1;
+                continue;
+            }
+            return Ok(delta);
+        }
+    }
+
+    /// The Newton matrix of a step with gamma = b h into `self.lu`:
+    /// M / gamma^2 + C / gamma + K, plus for penalty contact the closed
+    /// pairs' (k_p + c_p / gamma) G^T G, for NCP contact the bordered rows
+    /// and columns of the max function (open rows ks / c on the diagonal;
+    /// with `regularized`, the closed rows' compliance, module doc).
+    fn assemble_newton_matrix(&mut self, gamma: f64, active: &[bool], regularized: bool) {
+        let sys = self.system;
+        let n = self.n;
+        let ks = sys.stiffness_scale;
+        let vals = self.lu.values_mut();
+        vals.iter_mut().for_each(|x| *x = 0.0);
+        for &(slot, mass, damping, stiffness) in &self.a_slots {
+            vals[slot] = mass / (gamma * gamma) + damping / gamma + stiffness;
+        }
+        match self.contact {
+            ContactModel::Penalty { stiffness, damping } => {
+                let w = stiffness + damping / gamma;
+                for (p, row) in sys.gaps.iter().enumerate() {
+                    if !active[p] {
+                        continue;
+                    }
+                    for &(x, sx) in &row.coeffs {
+                        for &(y, sy) in &row.coeffs {
+                            let pos = self.lu.position(x, y).expect("pattern");
+                            self.lu.values_mut()[pos] += w * sx * sy;
+                        }
+                    }
+                }
+            }
+            ContactModel::Ncp { c } => {
+                for (p, row) in sys.gaps.iter().enumerate() {
+                    let r = n + p;
+                    for &(x, sx) in &row.coeffs {
+                        // d R_x / d lambda_p = -G_px.
+                        let pos = self.lu.position(x, r).expect("pattern");
+                        self.lu.values_mut()[pos] = -sx;
+                        if active[p] {
+                            // d Phi_p / d q_x = c G_px, scaled by ks / c.
+                            let pos = self.lu.position(r, x).expect("pattern");
+                            self.lu.values_mut()[pos] = sx * ks;
+                        }
+                    }
+                    let pos = self.lu.position(r, r).expect("pattern");
+                    if !active[p] {
+                        self.lu.values_mut()[pos] = ks / c;
+                    } else if regularized {
+                        // delta times the diagonal of the
+                        // Schur complement k_s G A^-1 G^T,
+                        // with A by its diagonal.
+                        let schur: f64 = row
+                            .coeffs
+                            .iter()
+                            .map(|&(x, sx)| {
+                                let key = (x, x);
+                                let a = sys.mass[x] / (gamma * gamma)
+                                    + sys.damping.get(&key).unwrap_or(&0.0) / gamma
+                                    + sys.stiffness.get(&key).unwrap_or(&0.0);
+                                sx * sx / a
+                            })
+                            .sum();
+                        self.lu.values_mut()[pos] = REDUNDANT_COMPLIANCE * ks * schur;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The BDF history terms psi_q = a1 q_n (+ a2 q_{n-1} for BDF2) and
+    /// the same for v.
+    fn history_terms(
+        history: &[&BdfState],
+        order: usize,
+        (a1, a2): (f64, f64),
+        n: usize,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let last = history[0];
+        let mut psi_q = vec![0.0; n];
+        let mut psi_v = vec![0.0; n];
+        for k in 0..n {
+            psi_q[k] = a1 * last.q[k];
+            psi_v[k] = a1 * last.v[k];
+            if order == 2 {
+                psi_q[k] += a2 * history[1].q[k];
+                psi_v[k] += a2 * history[1].v[k];
+            }
+        }
+        (psi_q, psi_v)
     }
 
     /// Integrates from `start` to t_end, calling `on_step` with every
