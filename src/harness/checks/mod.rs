@@ -283,6 +283,16 @@ pub struct Provides {
     pub methods: Vec<String>,
 }
 
+impl Provides {
+    /// Every scalar name: the study's, the methods' and the cases'.
+    pub fn scalars(&self) -> impl Iterator<Item = &String> {
+        self.study_scalars
+            .iter()
+            .chain(&self.method_scalars)
+            .chain(&self.case_scalars)
+    }
+}
+
 /// `v` as owned names (the lists of a [`Provides`]).
 pub fn names(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
@@ -450,10 +460,7 @@ fn quantity_scope(q: &str, timing: bool, provides: &Provides) -> Result<Scope, S
         Scope::Columns
     } else {
         let allowed: Vec<&str> = provides
-            .study_scalars
-            .iter()
-            .chain(&provides.method_scalars)
-            .chain(&provides.case_scalars)
+            .scalars()
             .chain(&provides.columns)
             .map(String::as_str)
             .collect();
@@ -537,25 +544,11 @@ fn named_reference(scope: Scope, reference: &str, provides: &Provides) -> Result
             Scope::MethodScalar => format!(
                 "a method of the study ({}) or a scalar ({})",
                 provides.methods.join(", "),
-                provides
-                    .study_scalars
-                    .iter()
-                    .chain(&provides.method_scalars)
-                    .chain(&provides.case_scalars)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                provides.scalars().cloned().collect::<Vec<_>>().join(", ")
             ),
             _ => format!(
                 "a scalar ({})",
-                provides
-                    .study_scalars
-                    .iter()
-                    .chain(&provides.method_scalars)
-                    .chain(&provides.case_scalars)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                provides.scalars().cloned().collect::<Vec<_>>().join(", ")
             ),
         };
         return Err(allowed);

@@ -256,6 +256,37 @@ fn run_dopri5(
     Ok(())
 }
 
+/// The output times of a fixed-step run: a step is sampled when it reaches
+/// the next output time (to a relative 1e-9) or the end; the next output
+/// time then moves past it.
+struct OutputClock {
+    next: f64,
+    interval: f64,
+    t_end: f64,
+}
+
+impl OutputClock {
+    fn new(interval: f64, t_end: f64) -> Self {
+        Self {
+            next: interval,
+            interval,
+            t_end,
+        }
+    }
+
+    /// Whether the step that ended at `t` is sampled.
+    fn due(&mut self, t: f64) -> bool {
+        if t >= self.next * (1.0 - 1e-9) || t >= self.t_end * (1.0 - 1e-12) {
+            while self.next <= t * (1.0 + 1e-9) {
+                self.next += self.interval;
+            }
+            true
+        } else {
+            false
+        }
+    }
+}
+
 /// Classical RK4 with fixed step `dt` on the blades' ODE, sampled at the
 /// first step at or after each output time.
 fn run_rk4(
@@ -274,7 +305,7 @@ fn run_rk4(
     run.push_ode(&ode, 0.0, &y);
     let mut rk = Rk4::new(ode.dim());
     let mut t = 0.0;
-    let mut next = output_interval;
+    let mut clock = OutputClock::new(output_interval, t_end);
     while t < t_end * (1.0 - 1e-12) {
         crate::deadline::check();
         let h = dt.min(t_end - t);
@@ -286,11 +317,8 @@ fn run_rk4(
                 "rk4: non-finite state at t = {t} s (dt = {dt:e} s)"
             ));
         }
-        if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
+        if clock.due(t) {
             run.push_ode(&ode, t, &y);
-            while next <= t * (1.0 + 1e-9) {
-                next += output_interval;
-            }
         }
     }
     run.rhs_evaluations = ode.evaluations();
@@ -319,7 +347,7 @@ fn run_moreau(
         max_slip: c.max_slip,
     };
     run.push(model, 0.0, &state.q, &state.v, sample, [0.0; 3]);
-    let mut next = output_interval;
+    let mut clock = OutputClock::new(output_interval, t_end);
     while state.t < t_end * (1.0 - 1e-12) {
         crate::deadline::check();
         let r = stepper.step(&mut state)?;
@@ -336,7 +364,7 @@ fn run_moreau(
                 "Moreau: the state overflowed at t = {t} s (dt = {dt:e} s): check the magnitudes of the load, the contact stiffness and the time step"
             ));
         }
-        if t >= next * (1.0 - 1e-9) || t >= t_end * (1.0 - 1e-12) {
+        if clock.due(t) {
             let sample = Sample {
                 normal: r.normal,
                 friction: r.friction[0].hypot(r.friction[1]),
@@ -345,9 +373,6 @@ fn run_moreau(
             };
             let works = [state.friction_work, state.damping_work, state.load_work];
             run.push(model, t, &state.q, &state.v, sample, works);
-            while next <= t * (1.0 + 1e-9) {
-                next += output_interval;
-            }
         }
     }
     Ok(())
