@@ -126,14 +126,24 @@ fn unused(
 /// for the keys of each law, their units, defaults and sources).
 pub(crate) fn law(ctx: &Ctx, at: &str, raw: &LawToml) -> Result<FrictionSpec, InputError> {
     let k = LawKeys { ctx, at };
-    let name = raw.law.as_str();
-    match name {
-        "coulomb" | "constant" => set_valued(&k, name, raw),
-        "tanh" | "adams" | "micro-slip" => regularized(&k, name, raw),
-        "ansys" | "stribeck" => exponential(&k, name, raw),
-        "lugre" => lugre(&k, raw),
-        other => Err(k.unknown_law(other)),
-    }
+    let law = match raw.law.as_str() {
+        "coulomb" => coulomb(&k, raw)?,
+        "constant" => constant(&k, raw)?,
+        "tanh" => tanh(&k, raw)?,
+        "adams" => adams(&k, raw)?,
+        "micro-slip" => micro_slip(&k, raw)?,
+        "ansys" => ansys(&k, raw)?,
+        "stribeck" => stribeck(&k, raw)?,
+        "lugre" => return lugre(&k, raw).map(FrictionSpec::LuGre),
+        other => {
+            return Err(ctx.err(
+                &k.key("law"),
+                format!("\"{other}\""),
+                crate::studies::keys::one_of(&LAWS),
+            ));
+        }
+    };
+    Ok(FrictionSpec::Memoryless(law))
 }
 
 /// One law's table at `at`: its keys named `<at>.<key>` in the errors.
@@ -161,26 +171,25 @@ impl LawKeys<'_> {
         }
     }
 
-    /// The kinetic coefficient may not exceed the static one.
-    fn kinetic_below(&self, mu_s: f64, mu_k: f64) -> Result<(), InputError> {
+    /// The required static and kinetic coefficients (`static_what` and
+    /// `kinetic_what` say what each is), the kinetic one not above the
+    /// static one.
+    fn static_and_kinetic(
+        &self,
+        raw: &LawToml,
+        static_what: &str,
+        kinetic_what: &str,
+    ) -> Result<(f64, f64), InputError> {
+        let mu_s = self.need("static", raw.static_coefficient, static_what)?;
+        let mu_k = self.need("kinetic", raw.kinetic, kinetic_what)?;
         if mu_k > mu_s {
-            Err(self.ctx.err(
+            return Err(self.ctx.err(
                 &self.key("kinetic"),
                 mu_k,
                 format!("a coefficient <= static = {mu_s}"),
-            ))
-        } else {
-            Ok(())
+            ));
         }
-    }
-
-    /// A law name that is not one of [`LAWS`].
-    fn unknown_law(&self, name: &str) -> InputError {
-        self.ctx.err(
-            &self.key("law"),
-            format!("\"{name}\""),
-            crate::studies::keys::one_of(&LAWS),
-        )
+        Ok((mu_s, mu_k))
     }
 
     /// Keys the law `name` does not use are an error.
@@ -189,117 +198,107 @@ impl LawKeys<'_> {
     }
 }
 
-/// The set-valued laws: Coulomb (static and kinetic) and the constant coefficient.
-fn set_valued(k: &LawKeys, name: &str, raw: &LawToml) -> Result<FrictionSpec, InputError> {
-    Ok(match name {
-        "coulomb" => {
-            k.unused(name, raw, &["static", "kinetic"])?;
-            let mu_s = k.need("static", raw.static_coefficient, "mu_s > 0")?;
-            let mu_k = k.need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
-            k.kinetic_below(mu_s, mu_k)?;
-            FrictionSpec::Memoryless(FrictionLaw::Coulomb(Coulomb {
-                static_coefficient: mu_s,
-                kinetic_coefficient: mu_k,
-            }))
-        }
-        "constant" => {
-            k.unused(name, raw, &["static"])?;
-            FrictionSpec::Memoryless(FrictionLaw::Constant {
-                mu: k.need("static", raw.static_coefficient, "the coefficient f > 0")?,
-            })
-        }
-        other => return Err(k.unknown_law(other)),
+/// Coulomb's set-valued law: static and kinetic coefficients.
+fn coulomb(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused("coulomb", raw, &["static", "kinetic"])?;
+    let (mu_s, mu_k) = k.static_and_kinetic(raw, "mu_s > 0", "mu_k > 0, <= static")?;
+    Ok(FrictionLaw::Coulomb(Coulomb {
+        static_coefficient: mu_s,
+        kinetic_coefficient: mu_k,
+    }))
+}
+
+/// A constant coefficient, set-valued at zero slip.
+fn constant(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused("constant", raw, &["static"])?;
+    Ok(FrictionLaw::Constant {
+        mu: k.need("static", raw.static_coefficient, "the coefficient f > 0")?,
     })
 }
 
-/// The regularised laws: tanh, the ADAMS-type step law and micro-slip.
-fn regularized(k: &LawKeys, name: &str, raw: &LawToml) -> Result<FrictionSpec, InputError> {
-    Ok(match name {
-        "tanh" => {
-            k.unused(name, raw, &["static", "sharpness"])?;
-            FrictionSpec::Memoryless(FrictionLaw::Tanh(Tanh {
-                static_coefficient: k.need("static", raw.static_coefficient, "f_s > 0")?,
-                sharpness: k.need(
-                    "sharpness",
-                    raw.sharpness,
-                    "k > 0 [s/m] in f = f_s tanh(k v)",
-                )?,
-            }))
-        }
-        "adams" => {
-            k.unused(name, raw, &["static", "b", "c", "e"])?;
-            let seed = Adams::seed(k.need("static", raw.static_coefficient, "f_s > 0")?);
-            let c = k.opt("c", raw.c, seed.c)?;
-            if c >= 2.0 {
-                return Err(k.ctx.err(
-                    &k.key("c"),
-                    c,
-                    "a number in (0, 2): f tends to f_s sin(C pi / 2) at high speed",
-                ));
-            }
-            FrictionSpec::Memoryless(FrictionLaw::Adams(Adams {
-                b: k.opt("b", raw.b, seed.b)?,
-                c,
-                e: match raw.e {
-                    None => seed.e,
-                    Some(e) if e.is_finite() && e <= 0.0 => e,
-                    Some(e) => return Err(k.ctx.err(&k.key("e"), e, "a finite number <= 0")),
-                },
-                ..seed
-            }))
-        }
-        "micro-slip" => {
-            k.unused(name, raw, &["static", "kinetic", "decay", "critical_speed"])?;
-            let mu_s = k.need("static", raw.static_coefficient, "f_s > 0")?;
-            let mu_k = k.need("kinetic", raw.kinetic, "f_d > 0, <= static")?;
-            k.kinetic_below(mu_s, mu_k)?;
-            FrictionSpec::Memoryless(FrictionLaw::MicroSlip(MicroSlip {
-                static_coefficient: mu_s,
-                dynamic_coefficient: mu_k,
-                decay: k.need("decay", raw.decay, "d > 0 [s/m]")?,
-                critical_speed: k.opt("critical_speed", raw.critical_speed, 1e-3)?,
-            }))
-        }
-        other => return Err(k.unknown_law(other)),
-    })
+/// The regularised law f = f_s tanh(k v).
+fn tanh(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused("tanh", raw, &["static", "sharpness"])?;
+    Ok(FrictionLaw::Tanh(Tanh {
+        static_coefficient: k.need("static", raw.static_coefficient, "f_s > 0")?,
+        sharpness: k.need(
+            "sharpness",
+            raw.sharpness,
+            "k > 0 [s/m] in f = f_s tanh(k v)",
+        )?,
+    }))
 }
 
-/// The exponential decay laws: ANSYS's and Stribeck's.
-fn exponential(k: &LawKeys, name: &str, raw: &LawToml) -> Result<FrictionSpec, InputError> {
-    Ok(match name {
-        "ansys" => {
-            k.unused(name, raw, &["static", "kinetic", "decay"])?;
-            let mu_s = k.need("static", raw.static_coefficient, "mu_s > 0")?;
-            let mu_k = k.need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
-            k.kinetic_below(mu_s, mu_k)?;
-            FrictionSpec::Memoryless(FrictionLaw::AnsysExponential(AnsysExponential {
-                kinetic_coefficient: mu_k,
-                static_ratio: mu_s / mu_k,
-                decay: k.need("decay", raw.decay, "DC > 0 [s/m]")?,
-            }))
-        }
-        "stribeck" => {
-            k.unused(
-                name,
-                raw,
-                &["static", "kinetic", "stribeck_speed", "exponent"],
-            )?;
-            let mu_s = k.need("static", raw.static_coefficient, "mu_s > 0")?;
-            let mu_k = k.need("kinetic", raw.kinetic, "mu_k > 0, <= static")?;
-            k.kinetic_below(mu_s, mu_k)?;
-            FrictionSpec::Memoryless(FrictionLaw::Stribeck(Stribeck {
-                static_coefficient: mu_s,
-                kinetic_coefficient: mu_k,
-                stribeck_speed: k.need("stribeck_speed", raw.stribeck_speed, "v_s > 0 [m/s]")?,
-                exponent: k.opt("exponent", raw.exponent, 2.0)?,
-            }))
-        }
-        other => return Err(k.unknown_law(other)),
-    })
+/// The ADAMS-type step law, B, C and E defaulting to the seed's.
+fn adams(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused("adams", raw, &["static", "b", "c", "e"])?;
+    let seed = Adams::seed(k.need("static", raw.static_coefficient, "f_s > 0")?);
+    let c = k.opt("c", raw.c, seed.c)?;
+    if c >= 2.0 {
+        return Err(k.ctx.err(
+            &k.key("c"),
+            c,
+            "a number in (0, 2): f tends to f_s sin(C pi / 2) at high speed",
+        ));
+    }
+    Ok(FrictionLaw::Adams(Adams {
+        b: k.opt("b", raw.b, seed.b)?,
+        c,
+        e: match raw.e {
+            None => seed.e,
+            Some(e) if e.is_finite() && e <= 0.0 => e,
+            Some(e) => return Err(k.ctx.err(&k.key("e"), e, "a finite number <= 0")),
+        },
+        ..seed
+    }))
+}
+
+/// The micro-slip law: static and dynamic coefficients, decay and the
+/// critical speed (1 mm/s when absent).
+fn micro_slip(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused(
+        "micro-slip",
+        raw,
+        &["static", "kinetic", "decay", "critical_speed"],
+    )?;
+    let (mu_s, mu_k) = k.static_and_kinetic(raw, "f_s > 0", "f_d > 0, <= static")?;
+    Ok(FrictionLaw::MicroSlip(MicroSlip {
+        static_coefficient: mu_s,
+        dynamic_coefficient: mu_k,
+        decay: k.need("decay", raw.decay, "d > 0 [s/m]")?,
+        critical_speed: k.opt("critical_speed", raw.critical_speed, 1e-3)?,
+    }))
+}
+
+/// ANSYS's exponential decay law.
+fn ansys(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused("ansys", raw, &["static", "kinetic", "decay"])?;
+    let (mu_s, mu_k) = k.static_and_kinetic(raw, "mu_s > 0", "mu_k > 0, <= static")?;
+    Ok(FrictionLaw::AnsysExponential(AnsysExponential {
+        kinetic_coefficient: mu_k,
+        static_ratio: mu_s / mu_k,
+        decay: k.need("decay", raw.decay, "DC > 0 [s/m]")?,
+    }))
+}
+
+/// Stribeck's law, its exponent 2 when absent.
+fn stribeck(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
+    k.unused(
+        "stribeck",
+        raw,
+        &["static", "kinetic", "stribeck_speed", "exponent"],
+    )?;
+    let (mu_s, mu_k) = k.static_and_kinetic(raw, "mu_s > 0", "mu_k > 0, <= static")?;
+    Ok(FrictionLaw::Stribeck(Stribeck {
+        static_coefficient: mu_s,
+        kinetic_coefficient: mu_k,
+        stribeck_speed: k.need("stribeck_speed", raw.stribeck_speed, "v_s > 0 [m/s]")?,
+        exponent: k.opt("exponent", raw.exponent, 2.0)?,
+    }))
 }
 
 /// The LuGre law (Canudas de Wit et al. 1995), its bristle constants defaulting to the paper's.
-fn lugre(k: &LawKeys, raw: &LawToml) -> Result<FrictionSpec, InputError> {
+fn lugre(k: &LawKeys, raw: &LawToml) -> Result<LuGre, InputError> {
     k.unused(
         "lugre",
         raw,
@@ -312,11 +311,10 @@ fn lugre(k: &LawKeys, raw: &LawToml) -> Result<FrictionSpec, InputError> {
             "sigma2",
         ],
     )?;
-    let mu_s = k.need("static", raw.static_coefficient, "mu_s = F_s / N > 0")?;
-    let mu_k = k.need("kinetic", raw.kinetic, "mu_c = F_c / N > 0, <= static")?;
-    k.kinetic_below(mu_s, mu_k)?;
+    let (mu_s, mu_k) =
+        k.static_and_kinetic(raw, "mu_s = F_s / N > 0", "mu_c = F_c / N > 0, <= static")?;
     let paper = LuGre::canudas_de_wit(mu_k, mu_s);
-    Ok(FrictionSpec::LuGre(LuGre {
+    Ok(LuGre {
         sigma0: k.opt("sigma0", raw.sigma0, paper.sigma0)?,
         sigma1: k.opt("sigma1", raw.sigma1, paper.sigma1)?,
         sigma2: match raw.sigma2 {
@@ -330,5 +328,5 @@ fn lugre(k: &LawKeys, raw: &LawToml) -> Result<FrictionSpec, InputError> {
         },
         stribeck_speed: k.opt("stribeck_speed", raw.stribeck_speed, paper.stribeck_speed)?,
         ..paper
-    }))
+    })
 }
