@@ -334,27 +334,15 @@ fn key_err(
 /// `study.name`: lowercase letters, digits and '-' (it names the output
 /// directory), not the history directory's name.
 fn take_name(file: &Path, table: &mut toml::Table) -> Result<String, InputError> {
-    let name = match table.remove("name") {
-        Some(toml::Value::String(s)) => s,
-        Some(other) => {
-            return Err(key_err(
-                file,
-                None,
-                "study.name",
-                Some(other.to_string()),
-                "a string",
-            ));
-        }
-        None => {
-            return Err(key_err(
-                file,
-                None,
-                "study.name",
-                None,
-                "missing: every study needs a name",
-            ));
-        }
-    };
+    let name = take_string(file, None, table, "name", "a string")?.ok_or_else(|| {
+        key_err(
+            file,
+            None,
+            "study.name",
+            None,
+            "missing: every study needs a name",
+        )
+    })?;
     let valid_name = !name.is_empty()
         && name
             .bytes()
@@ -387,27 +375,15 @@ fn take_kind(
     kinds: &Registry,
     table: &mut toml::Table,
 ) -> Result<String, InputError> {
-    let kind = match table.remove("kind") {
-        Some(toml::Value::String(s)) => s,
-        Some(other) => {
-            return Err(key_err(
-                file,
-                study,
-                "study.kind",
-                Some(other.to_string()),
-                "a string",
-            ));
-        }
-        None => {
-            return Err(key_err(
-                file,
-                study,
-                "study.kind",
-                None,
-                &format!("missing: one of {}", kinds.listing()),
-            ));
-        }
-    };
+    let kind = take_string(file, study, table, "kind", "a string")?.ok_or_else(|| {
+        key_err(
+            file,
+            study,
+            "study.kind",
+            None,
+            &format!("missing: one of {}", kinds.listing()),
+        )
+    })?;
     if !kinds.contains(&kind) {
         return Err(key_err(
             file,

@@ -97,3 +97,39 @@ fn a_zip_needs_an_earlier_sweep_with_as_many_values() {
     .to_string();
     assert!(err.contains("study.sweep[1].key"), "{err}");
 }
+
+/// The study table's own keys: a missing name or kind, and a name, kind
+/// or description that is not a string, are refused with the key and what
+/// is allowed.
+#[test]
+fn the_study_keys_are_required_strings() {
+    let parse = |text: &str| {
+        let table: toml::Table = toml::from_str(text).expect("toml");
+        parse_study(Path::new("s.toml"), &gap_system_only(), table)
+            .expect_err("refused")
+            .to_string()
+    };
+    let cases = [
+        (
+            "kind = \"gap-system\"",
+            "key `study.name`: missing: every study needs a name",
+        ),
+        (
+            "name = 3\nkind = \"gap-system\"",
+            "key `study.name` = 3: a string",
+        ),
+        (
+            "name = \"s\"",
+            "key `study.kind`: missing: one of \"gap-system\"",
+        ),
+        ("name = \"s\"\nkind = 4", "key `study.kind` = 4: a string"),
+        (
+            "name = \"s\"\nkind = \"gap-system\"\ndescription = 5",
+            "key `study.description` = 5: a string",
+        ),
+    ];
+    for (text, expected) in cases {
+        let message = parse(text);
+        assert!(message.contains(expected), "{text:?}: {message}");
+    }
+}
