@@ -14,9 +14,10 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use contact_harness::contact::friction::{Adams, AnsysExponential, FrictionLaw, Tanh};
+use contact_harness::fixtures::blades as fixture;
 use contact_harness::integrators::moreau::{MoreauState, MoreauStepper};
 use contact_harness::integrators::rk::Dopri5;
-use contact_harness::models::blades::{BladeOde, BladePair, BladePairParams};
+use contact_harness::models::blades::{BladeOde, BladePair};
 use contact_harness::problem::FirstOrderOde;
 
 const DT: f64 = 1e-6;
@@ -46,7 +47,8 @@ fn laws() -> Vec<(&'static str, FrictionLaw)> {
 /// The Moreau state after 2 ms of the transient with `law`.
 fn sliding_state(model: &BladePair, law: FrictionLaw) -> MoreauState {
     let mut stepper = MoreauStepper::new(model, law, DT).expect("stepper");
-    let mut state = model.moreau_state();
+    let (q, v) = model.initial_state();
+    let mut state = MoreauState::new(q, v, model.patch_count());
     for _ in 0..2000 {
         stepper.step(&mut state).expect("step");
     }
@@ -54,7 +56,7 @@ fn sliding_state(model: &BladePair, law: FrictionLaw) -> MoreauState {
 }
 
 fn bench(c: &mut Criterion) {
-    let model = BladePair::new(&BladePairParams::default()).expect("model");
+    let model = fixture::pair().expect("model");
     let mut group = c.benchmark_group("moreau_step");
     for (name, law) in laws() {
         let start = sliding_state(&model, law);

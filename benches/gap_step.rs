@@ -8,33 +8,14 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use contact_harness::fixtures::chain;
 use contact_harness::integrators::newmark::{
-    self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepSolver, Stepper,
+    self, DenseLcpStep, SparseNewtonStep, StepSolver, Stepper,
 };
 use contact_harness::lcp::{self, LcpOptions, LcpSolverKind};
-use contact_harness::models::gap_system::Chain;
-use contact_harness::problem::{GapSystem, Harmonic};
 
-const N: usize = 1000;
+const N: usize = chain::N;
 const WARMUP_STEPS: usize = 150;
-
-fn system() -> GapSystem {
-    Chain::benchmark(N).system(Harmonic {
-        amplitude: vec![60.0],
-        omega: 10.0,
-    })
-}
-
-fn params() -> NewmarkParams {
-    NewmarkParams {
-        dt: 0.01,
-        steps: WARMUP_STEPS,
-        alpha_b: 0.0,
-        output_every: 1,
-        lcp_solver: LcpSolverKind::Lemke,
-        lcp_options: LcpOptions::default(),
-    }
-}
 
 /// A step solver that records the inputs of the step it is asked to solve.
 struct Recording<S> {
@@ -64,8 +45,8 @@ impl<S: StepSolver> StepSolver for Recording<S> {
 }
 
 fn benches(c: &mut Criterion) {
-    let sys = system();
-    let p = params();
+    let sys = chain::system(N);
+    let p = chain::params(WARMUP_STEPS);
     let zeros = vec![0.0; N];
     // Drive the fast method to the representative state, recording its last step.
     let k_sparse = newmark::effective_stiffness_sparse(&sys, &p);

@@ -15,83 +15,19 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::{Const, DimMin};
 
+use contact_harness::fixtures::slider_crank as fixture;
 use contact_harness::integrators::rk::{Dopri5, Rk4};
-use contact_harness::models::slider_crank::{Drive, JournalBearingParams, SliderCrank};
-use contact_harness::multibody::{Body, Formulation, Mechanism};
+use contact_harness::multibody::{Formulation, Mechanism};
 use contact_harness::problem::FirstOrderOde;
 
-const OMEGA: f64 = 523.6;
-const PHI: f64 = 1.0;
 const DT: f64 = 1e-6;
 
-fn mechanism() -> SliderCrank {
-    SliderCrank {
-        crank_length: 0.05,
-        rod_length: 0.12,
-        crank: Body {
-            mass: 0.30,
-            inertia: 1e-5,
-        },
-        rod: Body {
-            mass: 0.087,
-            inertia: 1.044e-4,
-        },
-        slider: Body {
-            mass: 0.14,
-            inertia: 1.4e-5,
-        },
-        gravity: 0.0,
-    }
-}
-
-fn drive() -> Drive {
-    Drive::ConstantSpeed {
-        phi0: 0.0,
-        omega: OMEGA,
-    }
-}
-
-fn bearing() -> JournalBearingParams {
-    JournalBearingParams {
-        journal_radius: 0.00995,
-        bearing_radius: 0.010,
-        // The point law, as this benchmark's history was timed with (the
-        // spec's default is the line-contact law since issue 16).
-        law: contact_harness::multibody::StiffnessLaw::Point {
-            stiffness: contact_harness::multibody::hertz_stiffness(0.010, 0.00995, 2.07e11, 0.3),
-        },
-        restitution: 0.9,
-        friction: 0.02,
-        friction_speed: 1e-4,
-        reference_speed: contact_harness::multibody::contact::REFERENCE_SPEED,
-    }
-}
-
 fn ideal(formulation: Formulation) -> Mechanism<9, 9, 18> {
-    let m = mechanism();
-    Mechanism::new(m.bodies(), m.constraints(true, drive()), formulation).expect("sizes")
+    fixture::ideal(formulation).expect("sizes")
 }
 
 fn clearance(formulation: Formulation) -> Mechanism<9, 7, 16> {
-    let m = mechanism();
-    let mut mech =
-        Mechanism::new(m.bodies(), m.constraints(false, drive()), formulation).expect("sizes");
-    mech.clearance.push(m.clearance_joint(bearing()));
-    mech
-}
-
-/// The consistent state at PHI; with the clearance joint the rod is moved
-/// so that the journal sits 1 micrometre deep in the bearing, in contact.
-fn state(in_contact: bool) -> [f64; 18] {
-    let (q, qd) = mechanism().initial_state(PHI, OMEGA);
-    let mut y = [0.0; 18];
-    y[..9].copy_from_slice(&q);
-    y[9..].copy_from_slice(&qd);
-    if in_contact {
-        // Rod (body 1) shifted along x by clearance + 1 micrometre.
-        y[3] += 5e-5 + 1e-6;
-    }
-    y
+    fixture::clearance(formulation).expect("sizes")
 }
 
 fn bench_kernels<const R: usize, const NR: usize>(
@@ -102,7 +38,7 @@ fn bench_kernels<const R: usize, const NR: usize>(
 ) where
     Const<NR>: DimMin<Const<NR>, Output = Const<NR>>,
 {
-    let y = state(in_contact);
+    let y = fixture::state(in_contact);
     let (q, qd) = y.split_at(9);
     let mech = make(Formulation::Eliminated);
     for s in mech.contact_states(q, qd) {

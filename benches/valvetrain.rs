@@ -7,17 +7,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use contact_harness::fixtures::valve_spring as fixture;
 use contact_harness::integrators::bdf_contact::{BdfContact, ContactModel, Stepping};
-use contact_harness::models::valve_spring::{CamLift, Spring, tu_delft};
 use contact_harness::models::valvetrain::{SpringModel, Valvetrain, ValvetrainParams};
 
 fn train(model: SpringModel) -> Valvetrain {
-    let cam = CamLift {
-        lift: 8e-3,
-        rise_angle: std::f64::consts::PI / 3.0,
-        dwell_angle: 0.0,
-        cam_speed: 40.0,
-    };
+    let cam = fixture::cam();
     let params = ValvetrainParams {
         valve_mass: 0.05,
         follower_mass: 0.03,
@@ -25,8 +20,7 @@ fn train(model: SpringModel) -> Valvetrain {
         stem_damping_ratio: 0.05,
         lash: 0.0,
     };
-    Valvetrain::new(params, Spring::new(tu_delft()).expect("spring"), cam, model)
-        .expect("valvetrain")
+    Valvetrain::new(params, fixture::spring().expect("spring"), cam, model).expect("valvetrain")
 }
 
 fn revolution(vt: &Valvetrain, contact: ContactModel, stepping: Stepping) -> usize {

@@ -5,6 +5,7 @@
 pub mod contact;
 pub mod deadline;
 pub mod error;
+pub mod fixtures;
 pub mod guard;
 pub mod harness;
 pub mod integrators;

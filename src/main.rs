@@ -90,7 +90,7 @@ enum Command {
     /// Runs one per-step kernel (the run measures each under Valgrind).
     #[command(hide = true)]
     Kernel {
-        /// The kernel, `case/method` (harness::kernels::KERNELS).
+        /// The kernel, `case/method` (the kinds register them; `harness::kernels`).
         name: String,
         /// Time RUNS runs natively instead and print the median CPU seconds.
         #[arg(long, value_name = "RUNS")]
@@ -279,7 +279,7 @@ fn print_run(
                 if !study.claims.is_empty() {
                     status.push_str(&format!(
                         "  claims: {}",
-                        contact_harness::harness::claims::study_verdict(&study.claims)
+                        contact_harness::harness::rows::study_verdict(&study.claims)
                     ));
                     if unexpected > 0 {
                         status.push_str(&format!(", {unexpected} UNEXPECTED"));
@@ -357,9 +357,10 @@ fn lcp_solve(file: &std::path::Path, solver: &str, tolerance: Option<f64>) -> Ex
 
 fn kernel(name: &str, time: Option<usize>) -> ExitCode {
     let root = std::path::Path::new(".");
+    let all = contact_harness::studies::registry().kernels();
     let result = match time {
-        None => kernels::run_one(name, root),
-        Some(runs) => kernels::time_native(name, root, runs)
+        None => kernels::run_one(&all, name, root),
+        Some(runs) => kernels::time_native(&all, name, root, runs)
             .map(|cpu| serde_json::json!({ "kernel": name, "cpu_s": cpu }).to_string()),
     };
     match result {

@@ -7,8 +7,9 @@
 use std::path::PathBuf;
 
 use contact_harness::harness::checks::{self, Metric, ResolvedCheck, Scope};
-use contact_harness::harness::claims::{self, Comparison, Verdict};
+use contact_harness::harness::claims::{self, Comparison};
 use contact_harness::harness::outcome::StudyResult;
+use contact_harness::harness::rows::Verdict;
 use contact_harness::harness::runner::{self, PlannedStudy};
 use contact_harness::harness::study::{CaseOutput, MethodResult, StudySummary};
 
@@ -259,7 +260,7 @@ fn perturbed_model_rows(
     file: &str,
     name: &str,
     edit: impl Fn(&mut toml::Table),
-) -> Vec<contact_harness::harness::outcome::CheckRow> {
+) -> Vec<contact_harness::harness::rows::CheckRow> {
     let original = plan(file, &[name]).remove(0);
     let mut spec = original.spec.clone();
     for case in &mut spec.cases {

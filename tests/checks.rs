@@ -3,11 +3,11 @@
 
 use contact_harness::error::SolverError;
 use contact_harness::harness::checks::{
-    self, CheckSpec, MethodFilter, Metric, Provides, ResolvedCheck, Scope,
+    self, CheckSpec, MethodFilter, Metric, ResolvedCheck, Scope,
 };
 use contact_harness::harness::study::{
-    CaseOutput, CaseTable, MethodOutput, MethodPlan, MethodResult, MethodRun, Scalar, StudyScalar,
-    StudySummary, Timing,
+    CaseOutput, CaseTable, MethodOutput, MethodPlan, MethodResult, MethodRun, Provides, Scalar,
+    StudyScalar, StudySummary, Timing,
 };
 use contact_harness::harness::table::Table;
 

@@ -16,7 +16,7 @@ use contact_harness::harness::history::{
     self, History, HistoryRow, INSTRUCTIONS, MetricKind, Verdict,
 };
 use contact_harness::harness::kernels::callgrind::{self, KernelReport};
-use contact_harness::harness::kernels::{self, KERNELS, KernelInfo, RunCosts, hook};
+use contact_harness::harness::kernels::{self, KernelInfo, RunCosts, hook};
 use contact_harness::harness::manifest;
 use contact_harness::harness::outcome::RunResult;
 
@@ -77,8 +77,19 @@ fn rows(report: KernelReport, commit: &str) -> Vec<HistoryRow> {
     rows
 }
 
+/// Every kernel the kinds register (and the calibration kernel).
+fn all_kernels() -> Vec<KernelInfo> {
+    contact_harness::studies::registry()
+        .kernels()
+        .iter()
+        .map(|k| k.info)
+        .collect()
+}
+
 fn kernel(name: &str) -> KernelInfo {
-    *kernels::find(name).expect("a kernel")
+    kernels::find(&contact_harness::studies::registry().kernels(), name)
+        .expect("a kernel")
+        .info
 }
 
 fn instructions(h: &History, commit: &str, name: &str) -> f64 {
@@ -101,12 +112,12 @@ fn unchanged_code_flags_nothing_and_an_injected_slowdown_is_flagged_at_its_commi
     let mut h = History::default();
     // Three measurements of unchanged code.
     for c in ["c0", "c1", "c2"] {
-        h.rows.extend(rows(measure(&KERNELS, None), c));
+        h.rows.extend(rows(measure(&all_kernels(), None), c));
     }
     let regressions = history::regressions(&h);
     assert!(regressions.is_empty(), "unchanged code: {regressions:?}");
     assert!(history::counter_changes(&h).is_empty());
-    for k in &KERNELS {
+    for k in &all_kernels() {
         let name = k.name();
         let counts: Vec<f64> = ["c0", "c1", "c2"]
             .iter()

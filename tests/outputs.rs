@@ -432,7 +432,7 @@ fn a_study_called_history_is_refused() {
 /// documented, and the report's findings name the ranges.
 #[test]
 fn speedups_come_with_their_converged_ranges() {
-    use contact_harness::harness::outcome::{SpeedupRange, SpeedupRow, WorkPrecisionRow};
+    use contact_harness::harness::rows::{SpeedupRange, SpeedupRow, WorkPrecisionRow};
     let mut run = speed_run();
     let study = &mut run.studies[0];
     study.work_precision = vec![WorkPrecisionRow {

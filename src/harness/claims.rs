@@ -28,29 +28,9 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::InputError;
-use crate::harness::checks::{self, CheckSpec, MethodFilter, Metric, Provides, ResolvedCheck};
-use crate::harness::outcome::{CheckRow, SpeedupRow};
-use crate::harness::study::{CaseOutput, StudyScalar, StudySummary};
-
-/// The two verdicts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// The harness's results say what the seed says.
-    Reproduced,
-    /// They do not.
-    NotReproduced,
-}
-
-impl Verdict {
-    /// Spelling in specs and `claims.csv`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Reproduced => "reproduced",
-            Verdict::NotReproduced => "not-reproduced",
-        }
-    }
-}
+use crate::harness::checks::{self, CheckSpec, MethodFilter, Metric, ResolvedCheck};
+use crate::harness::rows::{CheckRow, ClaimRow, SpeedupRow, Verdict};
+use crate::harness::study::{CaseOutput, Provides, StudyScalar, StudySummary};
 
 /// Which side of the threshold satisfies a criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -311,37 +291,6 @@ pub fn resolve(
     })
 }
 
-/// One evaluated claim: a row of `claims.csv`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClaimRow {
-    /// Study name.
-    pub study: String,
-    /// Claim id.
-    pub claim: String,
-    /// The seed paper.
-    pub seed: String,
-    /// The verdict of the results.
-    pub verdict: Verdict,
-    /// The verdict the spec expects.
-    pub expect: Verdict,
-    /// The deciding value: the first failing criterion's, else the first
-    /// criterion's (its worst row, or the median).
-    pub value: f64,
-    /// Every criterion in words with its value.
-    pub criterion: String,
-    /// The seed's words.
-    pub words: String,
-    /// Why the expectation.
-    pub reason: String,
-}
-
-impl ClaimRow {
-    /// Whether the verdict is the expected one.
-    pub fn as_expected(&self) -> bool {
-        self.verdict == self.expect
-    }
-}
-
 /// The speed-up scalars of [`SPEEDUP_SCALARS`] from a study's speed-up
 /// rows over `baseline`.
 pub fn speedup_scalars(speedups: &[SpeedupRow], baseline: Option<&str>) -> Vec<StudyScalar> {
@@ -481,7 +430,7 @@ fn judge(c: &CriterionSpec, rows: &[CheckRow]) -> CriterionOutcome {
     let holds = finite && c.comparison.holds(value, c.threshold);
     let against = match (&c.reference, c.value) {
         (Some(r), _) => format!(" against {r}"),
-        (None, Some(v)) => format!(" against {}", crate::harness::report::sig(v)),
+        (None, Some(v)) => format!(" against {}", crate::harness::format::sig(v)),
         (None, None) => String::new(),
     };
     let methods = c
@@ -512,26 +461,10 @@ fn judge(c: &CriterionSpec, rows: &[CheckRow]) -> CriterionOutcome {
         words: format!(
             "{metric}{}{methods}{against} = {}{over} {} {}{why}",
             c.quantity,
-            crate::harness::report::sig(value),
+            crate::harness::format::sig(value),
             c.comparison.symbol(),
-            crate::harness::report::sig(c.threshold),
+            crate::harness::format::sig(c.threshold),
         ),
-    }
-}
-
-/// The summary verdict of a study from its claims: `reproduced`,
-/// `partly (k of n)`, `not reproduced`, or `beyond the paper` (no claim).
-pub fn study_verdict(rows: &[ClaimRow]) -> String {
-    let n = rows.len();
-    let k = rows
-        .iter()
-        .filter(|r| r.verdict == Verdict::Reproduced)
-        .count();
-    match (n, k) {
-        (0, _) => "beyond the paper".into(),
-        (n, k) if k == n => "reproduced".into(),
-        (_, 0) => "not reproduced".into(),
-        (n, k) => format!("partly ({k} of {n})"),
     }
 }
 
@@ -594,28 +527,6 @@ mod tests {
         assert!(!o.holds);
         assert!(o.words.contains("not computed"), "{}", o.words);
         assert!(!judge(&c, &[]).holds);
-    }
-
-    #[test]
-    fn the_study_verdict_counts_the_claims() {
-        let claim = |verdict| ClaimRow {
-            study: "s".into(),
-            claim: "c".into(),
-            seed: "p".into(),
-            verdict,
-            expect: Verdict::Reproduced,
-            value: 1.0,
-            criterion: String::new(),
-            words: String::new(),
-            reason: String::new(),
-        };
-        assert_eq!(study_verdict(&[]), "beyond the paper");
-        let yes = claim(Verdict::Reproduced);
-        let no = claim(Verdict::NotReproduced);
-        assert_eq!(study_verdict(&[yes.clone(), yes.clone()]), "reproduced");
-        assert_eq!(study_verdict(&[yes.clone(), no.clone()]), "partly (1 of 2)");
-        assert_eq!(study_verdict(std::slice::from_ref(&no)), "not reproduced");
-        assert!(!no.as_expected());
     }
 
     #[test]

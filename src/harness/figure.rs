@@ -226,7 +226,7 @@ impl Figure {
                     format!(
                         "{} = {}{unit}",
                         s.label,
-                        crate::harness::report::sig(v.unwrap_or(0.0))
+                        crate::harness::format::sig(v.unwrap_or(0.0))
                     )
                 })
                 .collect();

@@ -11,7 +11,7 @@
 //! baseline, the counter docs) written once here.
 
 use crate::error::SolverError;
-use crate::harness::checks::Provides;
+use crate::harness::study::Provides;
 use crate::harness::study::{
     CaseOutput, Measures, MethodOutput, MethodPlan, MethodResult, ReferenceOutput, Scalar, Study,
     StudySummary,

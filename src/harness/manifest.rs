@@ -192,7 +192,7 @@ fn mem_total(meminfo: &str) -> Option<String> {
         _ => return None,
     };
     let gib = value * scale / (1024.0 * 1024.0 * 1024.0);
-    Some(format!("{} GiB", crate::harness::report::sig(gib)))
+    Some(format!("{} GiB", crate::harness::format::sig(gib)))
 }
 
 /// `PRETTY_NAME` of /etc/os-release text (quotes removed), else `NAME` and

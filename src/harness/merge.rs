@@ -233,6 +233,7 @@ pub fn merge(
         studies,
         calibration,
         provenance,
+        &kinds.kernels(),
     )?)
 }
 

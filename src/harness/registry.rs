@@ -4,6 +4,7 @@
 //! against it; `harness::runner::plan` builds each study through it.
 
 use crate::error::InputError;
+use crate::harness::kernels::{CALIBRATION, Kernel};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::Study;
 
@@ -11,13 +12,17 @@ use crate::harness::study::Study;
 /// its keys; every error names the file, the study and the key).
 pub type Builder = fn(&StudySpec) -> Result<Box<dyn Study>, InputError>;
 
-/// One study kind: the `kind = "..."` of its specs and its builder.
+/// One study kind: the `kind = "..."` of its specs, its builder and the
+/// per-step kernels it registers (measured under Valgrind by a full run,
+/// `harness::kernels`).
 #[derive(Debug, Clone, Copy)]
 pub struct Kind {
     /// The name specs give as `kind`.
     pub name: &'static str,
     /// Its builder.
     pub build: Builder,
+    /// Its kernels.
+    pub kernels: &'static [Kernel],
 }
 
 /// The study kinds of a run, in the order error messages list them (the
@@ -40,6 +45,16 @@ impl Registry {
         self.kinds.iter().map(|k| k.name).collect()
     }
 
+    /// Every kernel: the kinds' in registry order, then the harness's
+    /// calibration kernel.
+    pub fn kernels(&self) -> Vec<Kernel> {
+        self.kinds
+            .iter()
+            .flat_map(|k| k.kernels.iter().copied())
+            .chain([CALIBRATION])
+            .collect()
+    }
+
     /// Whether a kind of this name is registered.
     pub fn contains(&self, name: &str) -> bool {
         self.kinds.iter().any(|k| k.name == name)
@@ -48,11 +63,7 @@ impl Registry {
     /// The names quoted and comma-separated, for error messages
     /// (`"gap-system", "slider-crank", ...`).
     pub fn listing(&self) -> String {
-        self.kinds
-            .iter()
-            .map(|k| format!("\"{}\"", k.name))
-            .collect::<Vec<_>>()
-            .join(", ")
+        crate::harness::spec::listing(&self.names())
     }
 
     /// Builds the study of `spec` through its kind's builder; an unknown
@@ -110,10 +121,12 @@ mod tests {
             Kind {
                 name: "b",
                 build: refuse,
+                kernels: &[],
             },
             Kind {
                 name: "a",
                 build: refuse,
+                kernels: &[],
             },
         ]);
         assert_eq!(kinds.names(), ["b", "a"]);

@@ -17,7 +17,6 @@
 
 mod doc;
 mod findings;
-mod format;
 mod html;
 mod markdown;
 mod perf;
@@ -28,7 +27,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 pub use doc::{Block, Document, Inline, Row, RowKind, Table};
-pub use format::{count, seconds, short_commit, sig};
 
 use crate::error::OutputError;
 use crate::harness::atomic::{self, StagedDir};

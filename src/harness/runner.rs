@@ -16,8 +16,9 @@ use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks::{self, ResolvedCheck};
 use crate::harness::claims::{self, ResolvedClaim};
 use crate::harness::jobs;
-use crate::harness::outcome::{CheckRow, RunResult, StudyResult};
+use crate::harness::outcome::{RunResult, StudyResult};
 use crate::harness::registry::Registry;
+use crate::harness::rows::CheckRow;
 use crate::harness::spec::{self, StudySpec};
 use crate::harness::study::{
     CaseOutput, MethodPlan, MethodResult, ReferenceOutput, Study, StudySummary,
@@ -50,7 +51,7 @@ pub fn plan(
     path: &Path,
     only: &[String],
 ) -> Result<Vec<PlannedStudy>, InputError> {
-    let specs = spec::load(path, kinds)?;
+    let specs = spec::load(path, &kinds.names())?;
     for name in only {
         if !specs.iter().any(|s| &s.name == name) {
             return Err(InputError::Key {
@@ -574,7 +575,14 @@ pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError
     let studies = execute(&planned);
     let mut calibration = calibration.merged(crate::harness::kernels::calibration::sample(workers));
     calibration.others_share = load.and_then(|l| l.others_share());
-    publish(options, &planned, studies, calibration, Vec::new())
+    publish(
+        options,
+        &planned,
+        studies,
+        calibration,
+        Vec::new(),
+        &kinds.kernels(),
+    )
 }
 
 /// The plan of `options`: [`plan`] with `--time-limit` applied.
@@ -598,6 +606,7 @@ pub fn publish(
     studies: Vec<StudyResult>,
     calibration: crate::harness::kernels::calibration::Calibration,
     shards: Vec<serde_json::Value>,
+    kernels: &[crate::harness::kernels::Kernel],
 ) -> Result<RunResult, RunError> {
     let resolved = spec::resolve_path(&options.spec);
     let suite = resolved
@@ -615,8 +624,13 @@ pub fn publish(
     manifest.shards = shards;
     let workers = rayon::current_num_threads();
     let record_history = options.only.is_empty() && !debug_build();
-    let kernels =
-        crate::harness::kernels::measure_for_run(record_history, &suite, options.kernels, workers);
+    let kernels = crate::harness::kernels::measure_for_run(
+        kernels,
+        record_history,
+        &suite,
+        options.kernels,
+        workers,
+    );
     let run = RunResult {
         suite,
         studies,
@@ -654,7 +668,7 @@ fn debug_build() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::checks::Provides;
+    use crate::harness::study::Provides;
     use crate::harness::study::{MethodOutput, StudySummary};
     use crate::harness::table::Table;
 

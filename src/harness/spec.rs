@@ -29,7 +29,6 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::harness::checks::CheckSpec;
 use crate::harness::claims::ClaimSpec;
-use crate::harness::registry::Registry;
 use crate::harness::study::Coord;
 
 mod cases;
@@ -114,7 +113,7 @@ pub fn resolve_path(path: &Path) -> PathBuf {
 /// Loads a study file or suite (following includes) into its studies, in
 /// order; every study's `kind` must be one of `kinds`. Study names must be
 /// unique across the whole suite.
-pub fn load(path: &Path, kinds: &Registry) -> Result<Vec<StudySpec>, InputError> {
+pub fn load(path: &Path, kinds: &[&str]) -> Result<Vec<StudySpec>, InputError> {
     let mut studies = Vec::new();
     let mut stack = Vec::new();
     let resolved = resolve_path(path);
@@ -154,7 +153,7 @@ struct FileSchema {
 
 fn load_into(
     path: &Path,
-    kinds: &Registry,
+    kinds: &[&str],
     stack: &mut Vec<PathBuf>,
     out: &mut Vec<StudySpec>,
 ) -> Result<(), InputError> {
@@ -248,7 +247,7 @@ const RESERVED: [&str; 10] = [
 
 fn parse_study(
     file: &Path,
-    kinds: &Registry,
+    kinds: &[&str],
     mut table: toml::Table,
 ) -> Result<StudySpec, InputError> {
     let name = take_name(file, &mut table)?;
@@ -356,7 +355,7 @@ fn take_name(file: &Path, table: &mut toml::Table) -> Result<String, InputError>
             "lowercase letters, digits and '-' only (it names the output directory)",
         ));
     }
-    if name == crate::harness::results::HISTORY_DIR {
+    if name == crate::harness::reserved::HISTORY_DIR {
         return Err(key_err(
             file,
             None,
@@ -368,11 +367,21 @@ fn take_name(file: &Path, table: &mut toml::Table) -> Result<String, InputError>
     Ok(name)
 }
 
+/// The kind names quoted and comma-separated, for error messages
+/// (`"gap-system", "slider-crank", ...`).
+pub fn listing(kinds: &[&str]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("\"{k}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `study.kind`: one of the registry's kinds.
 fn take_kind(
     file: &Path,
     study: Option<&str>,
-    kinds: &Registry,
+    kinds: &[&str],
     table: &mut toml::Table,
 ) -> Result<String, InputError> {
     let kind = take_string(file, study, table, "kind", "a string")?.ok_or_else(|| {
@@ -381,16 +390,16 @@ fn take_kind(
             study,
             "study.kind",
             None,
-            &format!("missing: one of {}", kinds.listing()),
+            &format!("missing: one of {}", listing(kinds)),
         )
     })?;
-    if !kinds.contains(&kind) {
+    if !kinds.contains(&kind.as_str()) {
         return Err(key_err(
             file,
             study,
             "study.kind",
             Some(format!("\"{kind}\"")),
-            &format!("one of {}", kinds.listing()),
+            &format!("one of {}", listing(kinds)),
         ));
     }
     Ok(kind)

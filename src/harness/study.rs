@@ -17,7 +17,6 @@
 //! what the kind declares in [`Study::provides`] and [`Study::measures`].
 
 use crate::error::SolverError;
-use crate::harness::checks::Provides;
 use crate::harness::figure::Figure;
 use crate::harness::table::Table;
 
@@ -370,11 +369,11 @@ pub struct StudySummary {
     /// The kind's own speed-ups at equal accuracy (e.g. against a peer
     /// tool's measured curve; `baseline` names it): measured times, so
     /// written to `speedup.csv` with the harness's, never a scalar.
-    pub speedups: Vec<crate::harness::outcome::SpeedupRow>,
+    pub speedups: Vec<crate::harness::rows::SpeedupRow>,
     /// The converged error ranges behind the kind's own speed-ups (one per
     /// method, baseline and group; see `harness::sweep::converged_range`);
     /// a comparison without one is written as not assessed.
-    pub speedup_ranges: Vec<crate::harness::outcome::SpeedupRange>,
+    pub speedup_ranges: Vec<crate::harness::rows::SpeedupRange>,
     /// Study-level values derived from measured times (e.g. a cost ratio
     /// at equal accuracy): they differ between runs, so they are neither
     /// written to study.csv nor available to checks, only to claims
@@ -519,4 +518,37 @@ pub trait Study: Send + Sync {
     /// Derives study-level scalars, figures and notes from all cases
     /// (failed methods included, so a summary can say what is missing).
     fn summarize(&self, cases: &[CaseOutput]) -> StudySummary;
+}
+
+/// What a study will produce, so that checks can be validated before the
+/// run. Names may be patterns with one `*` standing for digits (`x*_max`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Provides {
+    /// Study-level scalar names.
+    pub study_scalars: Vec<String>,
+    /// Scalars of each method run (summary.csv columns).
+    pub method_scalars: Vec<String>,
+    /// Scalars of each case (summary.csv columns).
+    pub case_scalars: Vec<String>,
+    /// Column patterns of the method series (e.g. `t`, `x*`).
+    pub columns: Vec<String>,
+    /// Names of the case tables (e.g. `exact`).
+    pub tables: Vec<String>,
+    /// Labels of the methods the cases run.
+    pub methods: Vec<String>,
+}
+
+impl Provides {
+    /// Every scalar name: the study's, the methods' and the cases'.
+    pub fn scalars(&self) -> impl Iterator<Item = &String> {
+        self.study_scalars
+            .iter()
+            .chain(&self.method_scalars)
+            .chain(&self.case_scalars)
+    }
+}
+
+/// `v` as owned names (the lists of a [`Provides`]).
+pub fn names(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
 }

@@ -32,8 +32,8 @@ use diffsol::{
     NalgebraLU, NalgebraMat, OdeBuilder, OdeEquations, OdeSolverMethod, OdeSolverStopReason, Vector,
 };
 
-use crate::integrators::bdf_contact::BdfState;
 use crate::problem::ContactSystem;
+use crate::problem::ContactSystemState;
 
 type Mat = NalgebraMat<f64>;
 type Lu = NalgebraLU<f64>;
@@ -179,10 +179,10 @@ fn jacobian_product(
 pub fn integrate(
     system: &ContactSystem,
     penalty: (f64, f64),
-    start: &BdfState,
+    start: &ContactSystemState,
     t_end: f64,
     settings: DiffsolSettings,
-    on_step: &mut dyn FnMut(&BdfState),
+    on_step: &mut dyn FnMut(&ContactSystemState),
 ) -> Result<DiffsolStats, String> {
     let n = start.q.len();
     let origin = start.q.clone();
@@ -253,18 +253,18 @@ fn drive<'a, Eqn, S>(
     (system, penalty): (&ContactSystem, (f64, f64)),
     origin: &[f64],
     (t_end, spacing): (f64, f64),
-    on_step: &mut dyn FnMut(&BdfState),
+    on_step: &mut dyn FnMut(&ContactSystemState),
 ) -> Result<DiffsolStats, String>
 where
     Eqn: OdeEquations<T = f64, V = diffsol::NalgebraVec<f64>> + 'a,
     S: OdeSolverMethod<'a, Eqn>,
 {
     let n = origin.len();
-    let report = |t: f64, y: Vec<f64>, on_step: &mut dyn FnMut(&BdfState)| {
+    let report = |t: f64, y: Vec<f64>, on_step: &mut dyn FnMut(&ContactSystemState)| {
         let q: Vec<f64> = y[..n].iter().zip(origin).map(|(u, q0)| u + q0).collect();
         let v = y[n..].to_vec();
         let lambda = penalty_forces(system, penalty, t, &q, &v);
-        on_step(&BdfState { t, q, v, lambda });
+        on_step(&ContactSystemState { t, q, v, lambda });
     };
     solver
         .set_stop_time(t_end)

@@ -18,8 +18,9 @@ use std::ops::ControlFlow;
 use crate::lcp::enumerate;
 use crate::lcp::lemke::{LemkeError, LemkeParams, lemke};
 use crate::lcp::newton::Complementarity;
-use crate::lcp::solver::{LcpOptions, failed, graded, run_enumerate, run_lemke, run_newton};
-use crate::lcp::{Lcp, LcpSolution, LcpStatus};
+use crate::lcp::problem::Lcp;
+use crate::lcp::run::{LcpOptions, failed, graded, run_enumerate, run_lemke, run_newton};
+use crate::lcp::solution::{LcpSolution, LcpStatus};
 
 /// Largest n for which the LP confirms an infeasibility certificate.
 const LP_CONFIRM_MAX_DIM: usize = 100;

@@ -20,9 +20,8 @@
 
 use std::f64::consts::{PI, TAU};
 
-use crate::integrators::moreau::{
-    ContactLaw, IterationMatrix, MoreauProblem, NormalLaw, SlipCoefficient,
-};
+use crate::contact::impulse::SlipCoefficient;
+use crate::problem::moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};
 
 /// The belt system's data (SI units).
 #[derive(Debug, Clone, Copy, PartialEq)]

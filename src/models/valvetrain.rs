@@ -29,8 +29,8 @@
 
 use std::f64::consts::PI;
 
-use crate::integrators::bdf_contact::BdfState;
 use crate::models::valve_spring::{CamLift, RetainerMotion, Spring};
+use crate::problem::ContactSystemState;
 use crate::problem::{ContactSystem, GapRow};
 
 /// The valvetrain's own data (SI units).
@@ -185,7 +185,7 @@ impl Valvetrain {
 
     /// At rest: valve on its seat carrying the preload, follower on the
     /// base circle (stem unloaded), spring at its installed state.
-    pub fn initial_state(&self) -> BdfState {
+    pub fn initial_state(&self) -> ContactSystemState {
         let n = self.system.dofs();
         let mut q = vec![0.0; n];
         if let SpringModel::MultiMass { .. } = self.model {
@@ -193,7 +193,7 @@ impl Valvetrain {
         }
         let mut lambda = vec![0.0; self.system.gaps.len()];
         lambda[self.seat_row] = self.preload();
-        BdfState {
+        ContactSystemState {
             t: 0.0,
             q,
             v: vec![0.0; n],
@@ -203,7 +203,7 @@ impl Valvetrain {
 
     /// The force of the spring on its seat in the cylinder head
     /// (compression positive) [N].
-    pub fn spring_seat_force(&self, s: &BdfState) -> f64 {
+    pub fn spring_seat_force(&self, s: &ContactSystemState) -> f64 {
         let (xv, vv) = (s.q[self.valve], s.v[self.valve]);
         match self.model {
             SpringModel::MultiMass { .. } => {

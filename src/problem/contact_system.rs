@@ -227,3 +227,16 @@ mod tests {
         assert!((kq[0] - (15.0 * 0.2 - 5.0 * 0.3)).abs() < 1e-15);
     }
 }
+
+/// A state of a [`ContactSystem`] (an accepted step of its integrators).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactSystemState {
+    /// t [s].
+    pub t: f64,
+    /// Free lumps' positions [m].
+    pub q: Vec<f64>,
+    /// Their velocities [m/s].
+    pub v: Vec<f64>,
+    /// Contact forces per pair [N].
+    pub lambda: Vec<f64>,
+}

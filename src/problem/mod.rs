@@ -15,14 +15,22 @@
 //! - [`contact_system`]: the linear system with unilateral contacts
 //!   M q'' = -K q - C q' + f(t) + G^T lambda, g = G q + b(t) >= 0, whose
 //!   loads and gaps are affine in [`PrescribedMotion`]s, that the BDF
-//!   contact integrator integrates (the valve spring, the valvetrain).
+//!   contact integrator integrates (the valve spring, the valvetrain),
+//!   and its state [`ContactSystemState`].
+//! - [`moreau`]: the linear system with frictional contacts that the
+//!   Moreau-Jean stepper integrates ([`MoreauProblem`], its factored
+//!   [`IterationMatrix`], each contact's [`ContactLaw`]); the mass on the
+//!   belt and the blade pair implement it.
 //!
-//! Invariant: this layer imports no other module of the crate.
+//! Invariant: this layer imports only `sparse`, `contact` (the laws a
+//! contact names) and `error`.
 
 pub mod contact_system;
 pub mod gap_system;
+pub mod moreau;
 pub mod ode;
 
-pub use contact_system::{ContactSystem, GapRow, PrescribedMotion};
+pub use contact_system::{ContactSystem, ContactSystemState, GapRow, PrescribedMotion};
 pub use gap_system::{GapSprings, GapSystem, Harmonic};
+pub use moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};
 pub use ode::{AsFirstOrder, FirstOrderOde, Pattern, SecondOrderSystem};

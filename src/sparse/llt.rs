@@ -13,22 +13,8 @@ use faer::sparse::linalg::cholesky::{self, SymbolicCholesky};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::{Conj, MatMut, Par, Side};
 
-/// Why a sparse factorization failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum SparseError {
-    /// The pattern is malformed (unsorted, out of range, missing diagonal).
-    #[error("invalid sparsity pattern: {0}")]
-    Pattern(String),
-    /// faer could not build the symbolic factorization.
-    #[error("symbolic factorization failed: {0}")]
-    Symbolic(String),
-    /// The numeric values are not positive definite.
-    #[error("matrix is not positive definite")]
-    NotPositiveDefinite,
-    /// The matrix is singular (a zero pivot) or has non-finite values.
-    #[error("matrix is singular or not finite")]
-    Singular,
-}
+pub use super::pattern::SparseError;
+use super::pattern::validate_csc;
 
 /// An SPD matrix given by its lower-triangle pattern, its symbolic and
 /// numeric Cholesky factors, and reusable workspaces.
@@ -55,7 +41,7 @@ impl SparseLlt {
     /// by `col_ptr` / `row_idx` (CSC, rows sorted within each column, every
     /// diagonal entry present). Values start at zero.
     pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Result<Self, SparseError> {
-        crate::sparse::validate_csc(n, &col_ptr, &row_idx)?;
+        validate_csc(n, &col_ptr, &row_idx)?;
         if let Some(j) = (0..n).find(|&j| row_idx[col_ptr[j]..col_ptr[j + 1]].first() != Some(&j)) {
             return Err(SparseError::Pattern(format!(
                 "column {j} does not start with its diagonal entry"

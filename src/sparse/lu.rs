@@ -16,7 +16,7 @@ use faer::sparse::linalg::lu::{self, LuRef, NumericLu, SymbolicLu};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::{Conj, MatMut, Par};
 
-use crate::sparse::llt::SparseError;
+use crate::sparse::pattern::{SparseError, validate_csc};
 
 /// A square sparse matrix with its symbolic and numeric LU factors.
 pub struct SparseLu {
@@ -37,7 +37,7 @@ impl SparseLu {
     /// `row_idx` (CSC, both triangles, rows sorted within each column, every
     /// diagonal entry present). Values start at zero.
     pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Result<Self, SparseError> {
-        crate::sparse::validate_csc(n, &col_ptr, &row_idx)?;
+        validate_csc(n, &col_ptr, &row_idx)?;
         if let Some(j) = (0..n).find(|&j| {
             row_idx[col_ptr[j]..col_ptr[j + 1]]
                 .binary_search(&j)

@@ -6,10 +6,10 @@
 
 use crate::contact::friction::LawClass;
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::{Provides, names};
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::kind::{CaseKind, Cases, Progress, Run};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
+use crate::harness::study::{Provides, names};
 use crate::harness::sweep::label::short;
 use crate::harness::table::Table;
 use crate::studies::keys::KeyCtx as Ctx;

@@ -21,30 +21,37 @@ pub const KINDS: [Kind; 7] = [
     Kind {
         name: "gap-system",
         build: gap_system::build,
+        kernels: &gap_system::kernels::KERNELS,
     },
     Kind {
         name: "slider-crank",
         build: slider_crank::build,
+        kernels: &slider_crank::kernels::KERNELS,
     },
     Kind {
         name: "stick-slip",
         build: |spec| build(spec, stick_slip::spec::parse_case),
+        kernels: &stick_slip::kernels::KERNELS,
     },
     Kind {
         name: "friction-law",
         build: |spec| build(spec, friction_law::parse_case),
+        kernels: &[],
     },
     Kind {
         name: "shrouded-blades",
         build: |spec| build(spec, shrouded_blades::spec::parse_case),
+        kernels: &shrouded_blades::kernels::KERNELS,
     },
     Kind {
         name: "valve-spring",
         build: |spec| build(spec, valve_spring::spec::parse_case),
+        kernels: &valve_spring::kernels::KERNELS,
     },
     Kind {
         name: "valvetrain",
         build: |spec| build(spec, valvetrain::spec::parse_case),
+        kernels: &[],
     },
 ];
 

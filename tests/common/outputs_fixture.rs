@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use contact_harness::error::SolverError;
 use contact_harness::harness::figure::{Axis, Figure, Series, Style};
 use contact_harness::harness::history::{self};
-use contact_harness::harness::outcome::{CheckRow, Manifest, RunResult, StudyResult};
+use contact_harness::harness::outcome::{Manifest, RunResult, StudyResult};
+use contact_harness::harness::rows::CheckRow;
 use contact_harness::harness::study::{
     CaseOutput, CaseTable, MethodOutput, MethodPlan, MethodResult, MethodRun, Scalar, StudyScalar,
     StudySummary, Timing,

@@ -3,7 +3,7 @@
 //! 1e-9 relative; otherwise the reference interpolated linearly at the case
 //! points inside its range).
 
-use crate::harness::checks::Metric;
+use crate::harness::checks::resolve::Metric;
 use crate::harness::table::Table;
 
 /// |y - r| / |r| with the conventions 0/0 = 0 and e/0 = inf.

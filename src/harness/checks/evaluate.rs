@@ -2,8 +2,8 @@
 //! `harness::checks` for the rows it gives).
 
 use crate::harness::checks::curves::{curve_metric, relative};
-use crate::harness::checks::{CheckSpec, Metric, ResolvedCheck, Scope, TIMING_PREFIX};
-use crate::harness::outcome::CheckRow;
+use crate::harness::checks::resolve::{CheckSpec, Metric, ResolvedCheck, Scope, TIMING_PREFIX};
+use crate::harness::rows::CheckRow;
 use crate::harness::study::{CaseOutput, MethodOutput, MethodResult, MethodRun, StudySummary};
 use crate::harness::table::Table;
 
@@ -238,8 +238,8 @@ fn scalar_metric(metric: Metric, y: Option<f64>, r: Option<f64>, quantity: &str)
                 y / r,
                 format!(
                     "{quantity} = {}, reference {}",
-                    crate::harness::report::sig(y),
-                    crate::harness::report::sig(r)
+                    crate::harness::format::sig(y),
+                    crate::harness::format::sig(r)
                 ),
             )
         }
@@ -257,8 +257,8 @@ fn scalar_metric(metric: Metric, y: Option<f64>, r: Option<f64>, quantity: &str)
                 value,
                 format!(
                     "{quantity} = {}, reference {}",
-                    crate::harness::report::sig(y),
-                    crate::harness::report::sig(r)
+                    crate::harness::format::sig(y),
+                    crate::harness::format::sig(r)
                 ),
             )
         }

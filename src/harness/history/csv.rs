@@ -7,22 +7,15 @@ use std::sync::Arc;
 
 use polars::prelude::{self as pl, SerReader};
 
-use super::*;
+use super::data::*;
 use crate::error::OutputError;
 use crate::harness::atomic;
+use crate::harness::frame::{CellColumn, csv_bytes, format_error, frame};
 use crate::harness::outcome::RunResult;
-use crate::harness::results::{CellColumn, csv_bytes, frame};
 
 /// `<out>/history/history.csv`.
 pub fn path(out: &Path) -> PathBuf {
     out.join("history").join("history.csv")
-}
-
-fn format_error(path: &Path, message: impl std::fmt::Display) -> OutputError {
-    OutputError::Format {
-        path: path.to_path_buf(),
-        message: message.to_string(),
-    }
 }
 
 /// Reads history.csv (either header, [`COLUMNS`] or the older

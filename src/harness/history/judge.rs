@@ -5,11 +5,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::*;
+use super::data::*;
 use crate::harness::timing::median;
-
-mod lists;
-pub use lists::*;
 
 /// What a value of a benchmark says compared with earlier commits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Counters, KERNELS, KernelInfo};
+use super::catalog::{Counters, Kernel, KernelInfo};
 
 /// The unmangled symbol whose calls are counted.
 pub const SYMBOL: &str = "contact_harness_measured_kernel";
@@ -52,6 +52,9 @@ pub struct KernelReport {
     pub measured: Vec<KernelMeasure>,
     /// Why kernels are missing (no Valgrind, a failed kernel, skipped).
     pub notes: Vec<String>,
+    /// Every kernel the run's kinds register, measured or not (the
+    /// report lists what each one runs).
+    pub registered: Vec<KernelInfo>,
 }
 
 /// The history's timing method of the counts of `tool` (`callgrind` and
@@ -180,12 +183,13 @@ impl Drop for Scratch {
     }
 }
 
-/// Measures every kernel of [`KERNELS`] with this process's binary, at
+/// Measures every kernel of `kernels` with this process's binary, at
 /// most `workers` Valgrind processes at once. Without Valgrind the report
 /// says so and measures nothing; a kernel that fails is a note.
-pub fn measure_all(root: &Path, workers: usize) -> KernelReport {
+pub fn measure_all(root: &Path, workers: usize, kernels: &[Kernel]) -> KernelReport {
+    let infos: Vec<KernelInfo> = kernels.iter().map(|k| k.info).collect();
     match std::env::current_exe() {
-        Ok(exe) => measure_all_of(&exe, root, workers, &KERNELS, &[]),
+        Ok(exe) => measure_all_of(&exe, root, workers, &infos, &[]),
         Err(e) => KernelReport {
             tool: valgrind_version(),
             notes: vec![format!(

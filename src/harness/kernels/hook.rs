@@ -12,7 +12,7 @@
 //!
 //! Unset (always, outside those tests), the kernels run as they are.
 
-use super::{Counters, Work};
+use super::catalog::{Counters, Work};
 
 /// The environment variable of the hook.
 pub const HOOK_VAR: &str = "CONTACT_HARNESS_KERNEL_HOOK";

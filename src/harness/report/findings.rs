@@ -4,7 +4,7 @@
 //! regressions at this commit under the summary.
 
 use super::doc::{Block, Document, Inline, code, strong, text};
-use super::format::{percent, sig};
+use crate::harness::format::{percent, sig};
 use crate::harness::outcome::StudyResult;
 use crate::harness::timing::median;
 
@@ -478,7 +478,7 @@ mod tests {
             speedups: speedups
                 .iter()
                 .enumerate()
-                .map(|(i, &speedup)| crate::harness::outcome::SpeedupRow {
+                .map(|(i, &speedup)| crate::harness::rows::SpeedupRow {
                     method: "pgs".into(),
                     baseline: "lemke".into(),
                     error: 10f64.powi(-(i as i32)),

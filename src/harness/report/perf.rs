@@ -9,7 +9,7 @@
 
 use super::RenderedFigure;
 use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
-use super::format::{count, percent, seconds, short_commit, sig};
+use crate::harness::format::{count, percent, seconds, short_commit, sig};
 use crate::harness::history::{
     self, BASELINE_COMMITS, COST_BAND, CPU_MIN_NOISE_SAMPLES, CPU_NOISE_QUANTILE,
     CPU_UNKNOWN_NOISE, Context, CounterChange, History, HistoryRow, MACHINE_CHANGE, MACHINE_WINDOW,

@@ -4,10 +4,10 @@
 
 use super::RenderedFigure;
 use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
-use super::format::{count, seconds, short_commit, sig};
-use crate::harness::claims::{self, ClaimRow};
-use crate::harness::outcome::{CheckRow, Manifest, RunResult, StudyResult};
+use crate::harness::format::{count, seconds, short_commit, sig};
+use crate::harness::outcome::{Manifest, RunResult, StudyResult};
 use crate::harness::results;
+use crate::harness::rows::{CheckRow, ClaimRow, Verdict, study_verdict};
 use crate::harness::study::Timing;
 use crate::harness::timing::median;
 
@@ -38,7 +38,7 @@ pub fn header(doc: &mut Document, run: &RunResult) {
     let claims: Vec<&ClaimRow> = run.studies.iter().flat_map(|s| &s.claims).collect();
     let reproduced = claims
         .iter()
-        .filter(|c| c.verdict == claims::Verdict::Reproduced)
+        .filter(|c| c.verdict == Verdict::Reproduced)
         .count();
     let unexpected = claims.iter().filter(|c| !c.as_expected()).count();
     let mut line = vec![
@@ -86,7 +86,7 @@ pub fn overview(doc: &mut Document, run: &RunResult) {
         let expected = s.claims.iter().all(ClaimRow::as_expected);
         let ok = failed_cases == 0 && passed == s.checks.len() && expected;
         let checks = format!("{passed} / {}", s.checks.len());
-        let verdict = claims::study_verdict(&s.claims);
+        let verdict = study_verdict(&s.claims);
         table.push(
             if ok { RowKind::Normal } else { RowKind::Fail },
             vec![
@@ -211,7 +211,7 @@ pub fn study(
         doc.paragraph(vec![text(format!(
             "Verdict: {}. Each claim is the seed's own words judged by criteria over this run's results \
              (all must hold); a verdict unlike the expected one fails the run.",
-            claims::study_verdict(&study.claims)
+            study_verdict(&study.claims)
         ))]);
         doc.blocks.push(Block::Table(claims_table(&study.claims)));
     }
@@ -446,7 +446,8 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
         .cases
         .iter()
         .flat_map(|case| {
-            let speedups = results::speedups(case.timings(), study.baseline.as_deref());
+            let speedups =
+                crate::harness::timing::speedups(case.timings(), study.baseline.as_deref());
             case.timings()
                 .zip(speedups)
                 .map(move |(t, s)| (&case.name, t, s))
@@ -489,7 +490,9 @@ pub fn timings_table(study: &StudyResult) -> Option<Table> {
         ];
         if per_step {
             cells.push(vec![text(
-                results::cpu_per_step(t).map(seconds).unwrap_or_default(),
+                crate::harness::timing::cpu_per_step(t)
+                    .map(seconds)
+                    .unwrap_or_default(),
             )]);
             cells.push(vec![text(
                 speedup.map(|s| format!("{}×", sig(s))).unwrap_or_default(),

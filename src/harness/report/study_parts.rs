@@ -4,12 +4,13 @@
 
 use super::RenderedFigure;
 use super::doc::{Block, Document, RowKind, Table, code, strong, text};
-use super::format::sig;
 use super::sections::{
     FOLD_TIMINGS_ABOVE, SHOWN_TIMING_ROWS, checks_table, timings_compact, timings_summary,
     timings_table,
 };
-use crate::harness::outcome::{CheckRow, StudyResult};
+use crate::harness::format::sig;
+use crate::harness::outcome::StudyResult;
+use crate::harness::rows::CheckRow;
 
 /// A study's timings: the columns a reader compares (a small table open, a
 /// larger one folded with the explanation), every column in a nested fold.

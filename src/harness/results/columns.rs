@@ -5,9 +5,10 @@
 use std::path::Path;
 
 use crate::error::OutputError;
+use crate::harness::frame::{CellColumn, format_error};
 use crate::harness::outcome::{RunResult, StudyResult};
-use crate::harness::results::{CellColumn, format_error};
 use crate::harness::study::{Scalar, Timing};
+use crate::harness::timing::{cpu_per_step, speedups};
 
 /// `study.csv`: the study-level scalars.
 pub(super) fn study_scalar_columns(study: &StudyResult) -> Vec<(String, CellColumn)> {
@@ -33,10 +34,10 @@ pub(super) fn study_scalar_columns(study: &StudyResult) -> Vec<(String, CellColu
 /// `work-precision.csv`.
 pub(super) fn work_precision_columns(study: &StudyResult) -> Vec<(String, CellColumn)> {
     let rows = &study.work_precision;
-    let text = |f: &dyn Fn(&crate::harness::outcome::WorkPrecisionRow) -> String| {
+    let text = |f: &dyn Fn(&crate::harness::rows::WorkPrecisionRow) -> String| {
         CellColumn::Text(rows.iter().map(f).collect())
     };
-    let float = |f: &dyn Fn(&crate::harness::outcome::WorkPrecisionRow) -> f64| {
+    let float = |f: &dyn Fn(&crate::harness::rows::WorkPrecisionRow) -> f64| {
         CellColumn::Float(rows.iter().map(f).collect())
     };
     vec![
@@ -56,7 +57,7 @@ pub(super) fn work_precision_columns(study: &StudyResult) -> Vec<(String, CellCo
 /// row with empty `error` and `speedup` per comparison the harness refused
 /// (no common converged range).
 pub(super) fn speedup_columns(study: &StudyResult) -> Vec<(String, CellColumn)> {
-    use crate::harness::outcome::SpeedupRange;
+    use crate::harness::rows::SpeedupRange;
     let range_of = |m: &str, b: &str, g: &str| -> Option<&SpeedupRange> {
         study
             .speedup_ranges
@@ -259,7 +260,7 @@ pub(super) fn summary_columns(
 
 pub(super) fn checks_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
     let rows: Vec<_> = run.studies.iter().flat_map(|s| &s.checks).collect();
-    let text = |f: &dyn Fn(&crate::harness::outcome::CheckRow) -> String| {
+    let text = |f: &dyn Fn(&crate::harness::rows::CheckRow) -> String| {
         CellColumn::Text(rows.iter().map(|r| f(r)).collect())
     };
     vec![
@@ -288,7 +289,7 @@ pub(super) fn checks_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
 
 pub(super) fn claims_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
     let rows: Vec<_> = run.studies.iter().flat_map(|s| &s.claims).collect();
-    let text = |f: &dyn Fn(&crate::harness::claims::ClaimRow) -> String| {
+    let text = |f: &dyn Fn(&crate::harness::rows::ClaimRow) -> String| {
         CellColumn::Text(rows.iter().map(|r| f(r)).collect())
     };
     vec![
@@ -319,33 +320,6 @@ pub const TIMING_FIXED: [&str; 7] = [
 ];
 /// The derived columns of timings.csv after the counters and stats.
 pub const TIMING_DERIVED: [&str; 2] = ["cpu_per_step_s", "speedup"];
-
-/// CPU seconds per time step, `cpu_s / steps`: `None` when the method has no
-/// `steps` counter, or it is not positive, or the CPU time is not finite.
-pub fn cpu_per_step(t: &Timing) -> Option<f64> {
-    let steps = t.counter("steps")?;
-    (steps > 0.0 && t.cpu_s.is_finite()).then(|| t.cpu_s / steps)
-}
-
-/// The speed-up of each timing of one case over the baseline's timing in
-/// that case: `cpu_s(baseline) / cpu_s(this)`, given only when both took the
-/// same (positive) number of steps, so that it is also the per-step ratio.
-/// `None` for runs with other steps (adaptive methods), without a baseline
-/// run, or with a non-finite time.
-pub fn speedups<'a>(
-    timings: impl Iterator<Item = &'a Timing> + Clone,
-    baseline: Option<&str>,
-) -> Vec<Option<f64>> {
-    let base = baseline.and_then(|b| timings.clone().find(|t| t.method == b));
-    timings
-        .map(|t| {
-            let base = base?;
-            let (sb, st) = (base.counter("steps")?, t.counter("steps")?);
-            let ok = sb == st && sb > 0.0 && base.cpu_s.is_finite() && t.cpu_s > 0.0;
-            ok.then(|| base.cpu_s / t.cpu_s)
-        })
-        .collect()
-}
 
 /// One row of timings.csv: study, case, the method's timing, its speedup.
 type TimingRow<'a> = (&'a str, &'a str, &'a Timing, Option<f64>);

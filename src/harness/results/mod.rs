@@ -59,126 +59,23 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use polars::prelude::{self as pl, ParquetWriter, SerWriter};
-
 use crate::error::OutputError;
 use crate::harness::atomic::{self, StagedDir};
+use crate::harness::frame::{CellColumn, csv_bytes, format_error, frame, parquet_bytes};
 use crate::harness::outcome::{RunResult, StudyResult};
+use crate::harness::reserved::{HISTORY_DIR, RESERVED_STEMS};
 use crate::harness::study::CaseOutput;
 use crate::harness::table::Table;
 
 mod columns;
 mod readme;
 
-pub use columns::{TIMING_DERIVED, TIMING_FIXED, cpu_per_step, speedups, timing_names};
+pub use columns::{TIMING_DERIVED, TIMING_FIXED, timing_names};
 use columns::{
     checks_columns, claims_columns, speedup_columns, study_scalar_columns, summary_columns,
     timings_columns, work_precision_columns,
 };
 use readme::study_readme;
-
-/// File stems of a study directory that no case output may use (a case of
-/// that name is refused at spec load).
-pub const RESERVED_STEMS: [&str; 5] = ["summary", "study", "work-precision", "speedup", "branch"];
-
-/// Name of the top-level directory that holds the performance history; no
-/// study may use it.
-pub const HISTORY_DIR: &str = "history";
-
-/// One column of a result table, before it becomes a polars column.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CellColumn {
-    /// Text.
-    Text(Vec<String>),
-    /// Floats (NaN and infinities kept).
-    Float(Vec<f64>),
-    /// Floats with missing cells.
-    OptFloat(Vec<Option<f64>>),
-    /// Integers with missing cells.
-    OptInt(Vec<Option<i64>>),
-    /// Booleans.
-    Bool(Vec<bool>),
-}
-
-impl CellColumn {
-    fn into_polars(self, name: &str) -> pl::Column {
-        let name = pl::PlSmallStr::from(name);
-        match self {
-            CellColumn::Text(v) => pl::Column::new(name, v),
-            CellColumn::Float(v) => pl::Column::new(name, v),
-            CellColumn::OptFloat(v) => pl::Column::new(name, v),
-            CellColumn::OptInt(v) => pl::Column::new(name, v),
-            CellColumn::Bool(v) => pl::Column::new(name, v),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            CellColumn::Text(v) => v.len(),
-            CellColumn::Float(v) => v.len(),
-            CellColumn::OptFloat(v) => v.len(),
-            CellColumn::OptInt(v) => v.len(),
-            CellColumn::Bool(v) => v.len(),
-        }
-    }
-
-    /// Integer column when every present value is an integer that f64 holds
-    /// exactly (|v| <= 2^53), else a float column: counters print as `12`,
-    /// not `12.0`.
-    pub fn counters(values: Vec<Option<f64>>) -> Self {
-        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-        let integral = values
-            .iter()
-            .flatten()
-            .all(|v| v.fract() == 0.0 && v.abs() <= EXACT);
-        if integral {
-            // Cast is exact: every value is an integer of magnitude <= 2^53.
-            CellColumn::OptInt(values.into_iter().map(|v| v.map(|x| x as i64)).collect())
-        } else {
-            CellColumn::OptFloat(values)
-        }
-    }
-}
-
-/// Builds a polars frame from named columns of equal length. `path` names the
-/// file in errors (duplicate or ragged columns).
-pub fn frame(
-    path: &Path,
-    columns: Vec<(String, CellColumn)>,
-) -> Result<pl::DataFrame, OutputError> {
-    let height = columns.first().map_or(0, |(_, c)| c.len());
-    let columns = columns
-        .into_iter()
-        .map(|(name, col)| col.into_polars(&name))
-        .collect();
-    pl::DataFrame::new(height, columns).map_err(|e| format_error(path, e))
-}
-
-pub(crate) fn format_error(path: &Path, e: impl std::fmt::Display) -> OutputError {
-    OutputError::Format {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    }
-}
-
-/// The CSV bytes of `df` (header row, polars' float formatting).
-pub fn csv_bytes(path: &Path, df: &mut pl::DataFrame) -> Result<Vec<u8>, OutputError> {
-    let mut buf = Vec::new();
-    pl::CsvWriter::new(&mut buf)
-        .include_header(true)
-        .finish(df)
-        .map_err(|e| format_error(path, e))?;
-    Ok(buf)
-}
-
-/// The Parquet bytes of `df`.
-pub fn parquet_bytes(path: &Path, df: &mut pl::DataFrame) -> Result<Vec<u8>, OutputError> {
-    let mut buf = Vec::new();
-    ParquetWriter::new(&mut buf)
-        .finish(df)
-        .map_err(|e| format_error(path, e))?;
-    Ok(buf)
-}
 
 /// How a table file is put on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

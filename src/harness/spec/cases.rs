@@ -271,7 +271,7 @@ pub(super) fn expand_cases(
     }
     let mut seen = BTreeSet::new();
     for c in &cases {
-        if crate::harness::results::RESERVED_STEMS.contains(&c.name.as_str()) {
+        if crate::harness::reserved::RESERVED_STEMS.contains(&c.name.as_str()) {
             return Err(InputError::value(
                 file,
                 study,
@@ -283,7 +283,7 @@ pub(super) fn expand_cases(
                 format!("case \"{}\"", c.name),
                 format!(
                     "a case name other than {}: those files hold the study's own results",
-                    crate::harness::results::RESERVED_STEMS
+                    crate::harness::reserved::RESERVED_STEMS
                         .map(|s| format!("\"{s}\""))
                         .join(", ")
                 ),

@@ -5,8 +5,8 @@
 //! converged range only ([`converged_speedups`]). The rules are stated in
 //! the parent module's doc.
 
-use super::{equal_accuracy_speedups, orders};
-use crate::harness::report::sig;
+use super::equal_accuracy::{equal_accuracy_speedups, orders};
+use crate::harness::format::sig;
 
 /// Relative error from which a run counts as unresolved (no correct digit).
 pub const UNRESOLVED_RELATIVE: f64 = 0.1;
@@ -195,7 +195,7 @@ pub fn order_estimate(points: &[(f64, f64)], finest_small: Option<bool>) -> Orde
 /// study's work-precision rows (the points of its convergence figure):
 /// its cost key and the [`order_estimate`] the figure's legend shows.
 pub fn line_order(
-    rows: &[crate::harness::outcome::WorkPrecisionRow],
+    rows: &[crate::harness::rows::WorkPrecisionRow],
     method: &str,
     group: &str,
 ) -> Option<(String, OrderEstimate)> {

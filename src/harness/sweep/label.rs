@@ -55,7 +55,7 @@ pub fn short(v: f64) -> String {
         }
     }
     if fixed {
-        crate::harness::report::sig(v).to_string()
+        crate::harness::format::sig(v).to_string()
     } else {
         format!("{v:.3e}")
     }

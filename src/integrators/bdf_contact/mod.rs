@@ -90,7 +90,7 @@
 use std::collections::BTreeMap;
 
 use crate::contact::normal::{Penalty, signorini, signorini_closed};
-use crate::problem::ContactSystem;
+use crate::problem::{ContactSystem, ContactSystemState};
 use crate::sparse::lu::SparseLu;
 
 /// Largest ratio of one accepted step to the previous one (adaptive runs).
@@ -159,19 +159,6 @@ pub struct BdfStats {
     /// Steps whose Newton matrix was singular (NCP: closed contacts with
     /// linearly dependent gradients) and was regularized (module doc).
     pub regularized: usize,
-}
-
-/// One accepted state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BdfState {
-    /// t [s].
-    pub t: f64,
-    /// Free lumps' positions [m].
-    pub q: Vec<f64>,
-    /// Their velocities [m/s].
-    pub v: Vec<f64>,
-    /// Contact forces per pair [N].
-    pub lambda: Vec<f64>,
 }
 
 /// The BDF integrator of a [`ContactSystem`].
@@ -324,11 +311,11 @@ impl<'a> BdfContact<'a> {
     /// two states), order k, step ratio omega; returns the new state.
     fn solve_step(
         &mut self,
-        history: &[&BdfState],
+        history: &[&ContactSystemState],
         h: f64,
         order: usize,
         omega: f64,
-    ) -> Result<BdfState, (f64, String)> {
+    ) -> Result<ContactSystemState, (f64, String)> {
         let sys = self.system;
         let (n, m) = (self.n, self.m);
         let (a1, a2, b) = Self::coefficients(order, omega);
@@ -400,7 +387,7 @@ impl<'a> BdfContact<'a> {
                 self.stats.newton_iterations += it;
                 self.stats.max_newton = self.stats.max_newton.max(it);
                 let v: Vec<f64> = (0..n).map(|k| (q[k] - psi_q[k]) / gamma).collect();
-                return Ok(BdfState {
+                return Ok(ContactSystemState {
                     t: t1,
                     q,
                     v,
@@ -532,7 +519,7 @@ impl<'a> BdfContact<'a> {
     /// The BDF history terms psi_q = a1 q_n (+ a2 q_{n-1} for BDF2) and
     /// the same for v.
     fn history_terms(
-        history: &[&BdfState],
+        history: &[&ContactSystemState],
         order: usize,
         (a1, a2): (f64, f64),
         n: usize,
@@ -555,15 +542,15 @@ impl<'a> BdfContact<'a> {
     /// accepted state; at most `max_steps` attempts.
     pub fn integrate(
         &mut self,
-        start: BdfState,
+        start: ContactSystemState,
         t_end: f64,
         stepping: Stepping,
         max_steps: usize,
-        on_step: &mut dyn FnMut(&BdfState),
+        on_step: &mut dyn FnMut(&ContactSystemState),
     ) -> Result<(), BdfError> {
         // The displacements the error control scales on are from here.
         let origin = start.q.clone();
-        let mut hist: Vec<BdfState> = vec![start];
+        let mut hist: Vec<ContactSystemState> = vec![start];
         let mut last_h = 0.0;
         let (mut h, order_max) = match stepping {
             Stepping::Fixed { dt, order } => (dt, order),
@@ -602,7 +589,7 @@ impl<'a> BdfContact<'a> {
                 1
             };
             let omega = if order == 2 { step / last_h } else { 1.0 };
-            let refs: Vec<&BdfState> = hist.iter().rev().take(2).collect();
+            let refs: Vec<&ContactSystemState> = hist.iter().rev().take(2).collect();
             let attempt = self.solve_step(&refs, step, order, omega);
             let new = match attempt {
                 Ok(s) => s,
@@ -699,7 +686,7 @@ impl<'a> BdfContact<'a> {
     /// the valve spring): a pair touching at zero gap holds a round-off
     /// force that depends on the Newton iterates, and must not decide the
     /// integration's order.
-    fn closes_a_contact(&self, prev: &BdfState, new: &BdfState) -> bool {
+    fn closes_a_contact(&self, prev: &ContactSystemState, new: &ContactSystemState) -> bool {
         let threshold =
             10.0 * self.newton_tolerance * self.system.stiffness_scale * self.system.length_scale;
         matches!(self.contact, ContactModel::Ncp { .. })
@@ -713,8 +700,8 @@ impl<'a> BdfContact<'a> {
     /// The local error estimate (module doc) in the rms norm.
     fn error_estimate(
         &self,
-        hist: &[BdfState],
-        new: &BdfState,
+        hist: &[ContactSystemState],
+        new: &ContactSystemState,
         order: usize,
         tol: f64,
         origin: &[f64],
@@ -723,9 +710,9 @@ impl<'a> BdfContact<'a> {
         let n = self.n;
         let k = order.min(hist.len());
         // Points t_{n-k}..t_n for the predictor of degree k.
-        let pts: Vec<&BdfState> = hist.iter().rev().take(k + 1).collect();
+        let pts: Vec<&ContactSystemState> = hist.iter().rev().take(k + 1).collect();
         let t1 = new.t;
-        let lagrange = |vals: &dyn Fn(&BdfState) -> f64| -> f64 {
+        let lagrange = |vals: &dyn Fn(&ContactSystemState) -> f64| -> f64 {
             let mut sum = 0.0;
             for (a, pa) in pts.iter().enumerate() {
                 let mut w = 1.0;
@@ -742,12 +729,12 @@ impl<'a> BdfContact<'a> {
         let ratio = (t1 - pts[0].t) / span;
         let mut acc = 0.0;
         for (i, &q0) in origin.iter().enumerate().take(n) {
-            let pq = lagrange(&|s: &BdfState| s.q[i]);
+            let pq = lagrange(&|s: &ContactSystemState| s.q[i]);
             let scale = tol * (1e-3 + (new.q[i] - q0).abs());
             let eq = ratio * (new.q[i] - pq) / scale;
             acc += eq * eq;
             if velocities {
-                let pv = lagrange(&|s: &BdfState| s.v[i]);
+                let pv = lagrange(&|s: &ContactSystemState| s.v[i]);
                 let ev = ratio * (new.v[i] - pv) / (tol * (1.0 + new.v[i].abs()));
                 acc += ev * ev;
             }

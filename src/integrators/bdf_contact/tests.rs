@@ -26,10 +26,10 @@ fn falling_mass() -> ContactSystem {
 /// The falling mass from rest at q = 0 to t = 0.1 s with `stepping`
 /// (NCP, c = 1e3): every accepted state (the start first) and the
 /// counters.
-fn fall(stepping: Stepping) -> (Vec<BdfState>, BdfStats) {
+fn fall(stepping: Stepping) -> (Vec<ContactSystemState>, BdfStats) {
     let sys = falling_mass();
     let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("integrator");
-    let start = BdfState {
+    let start = ContactSystemState {
         t: 0.0,
         q: vec![0.0],
         v: vec![0.0],
@@ -134,7 +134,7 @@ fn redundant_contacts_are_solved_by_the_regularized_newton() {
         },
     ] {
         let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("bdf");
-        let start = BdfState {
+        let start = ContactSystemState {
             t: 0.0,
             q: vec![0.0],
             v: vec![0.0],
@@ -175,7 +175,7 @@ fn adaptive_steps_do_not_depend_on_where_the_coordinates_start() {
         let mut sys = falling_mass();
         sys.gaps[0].constant = 0.01 - offset;
         let mut bdf = BdfContact::new(&sys, ContactModel::Ncp { c: 1e3 }).expect("bdf");
-        let start = BdfState {
+        let start = ContactSystemState {
             t: 0.0,
             q: vec![offset],
             v: vec![0.0],

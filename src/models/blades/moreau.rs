@@ -1,5 +1,5 @@
-//! The blade pair as a [`MoreauProblem`]: the Moreau-Jean stepper of
-//! [`crate::integrators::moreau`] with true sticking, the patches' penalty
+//! The blade pair as a [`MoreauProblem`]: what the Moreau-Jean stepper
+//! integrates with true sticking, the patches' penalty
 //! normal law implicit at the theta point and their friction in the
 //! contact plane. W = M + th h B + th^2 h^2 K is banded (the two blades'
 //! DOFs are ordered along each beam) and factored by [`BandCholesky`]; the
@@ -14,9 +14,8 @@
 
 use super::BladePair;
 use super::band::BandCholesky;
-use crate::integrators::moreau::{
-    ContactLaw, IterationMatrix, MoreauProblem, MoreauState, NormalLaw, SlipCoefficient,
-};
+use crate::contact::impulse::SlipCoefficient;
+use crate::problem::moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};
 
 impl IterationMatrix for BandCholesky {
     fn solve_in_place(&self, x: &mut [f64]) {
@@ -76,13 +75,5 @@ impl MoreauProblem for BladePair {
             planar: true,
             slip_coefficient: SlipCoefficient::StepStart,
         }
-    }
-}
-
-impl BladePair {
-    /// The stepper's state at the model's initial state, t = 0.
-    pub fn moreau_state(&self) -> MoreauState {
-        let (q, v) = self.initial_state();
-        MoreauState::new(q, v, self.patch_count())
     }
 }

@@ -7,7 +7,7 @@ use super::BladePair;
 use super::beam::{V, W};
 use super::ode::{BladeOde, DAMPING_WORK, FRICTION_WORK, LOAD_WORK};
 use crate::contact::friction::FrictionLaw;
-use crate::integrators::moreau::MoreauStepper;
+use crate::integrators::moreau::{MoreauState, MoreauStepper};
 use crate::integrators::rk::{Dopri5, Dopri5Error, Rk4, Tolerances};
 use crate::problem::FirstOrderOde;
 
@@ -336,7 +336,8 @@ fn run_moreau(
     run: &mut BladeRun,
 ) -> Result<(), String> {
     let mut stepper = MoreauStepper::new(model, law, dt)?;
-    let mut state = model.moreau_state();
+    let (q, v) = model.initial_state();
+    let mut state = MoreauState::new(q, v, model.patch_count());
     let c = model
         .contact()
         .evaluate(&law, &state.q, &state.v, run.patch, None);

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::contact::friction::{Adams, AnsysExponential, FrictionLaw, MicroSlip, Tanh};
-use crate::integrators::moreau::MoreauStepper;
+use crate::integrators::moreau::{MoreauState, MoreauStepper};
 
 fn seed_laws() -> Vec<(&'static str, FrictionLaw)> {
     vec![
@@ -246,7 +246,8 @@ fn energy_balance_moreau() {
         let mut errors = Vec::new();
         for dt in [2e-6, 1e-6] {
             let mut st = MoreauStepper::new(&m, law, dt).expect("stepper");
-            let mut s = m.moreau_state();
+            let (q, v) = m.initial_state();
+            let mut s = MoreauState::new(q, v, m.patch_count());
             let e0 = m.energy(&s.q, &s.v);
             let mut worst = 0.0f64;
             let steps = (0.004 / dt).round() as usize;
@@ -306,7 +307,8 @@ fn moreau_sticks_below_and_slips_above() {
     // patch-steps, friction work, max slip, final q).
     let run = |mu: f64| {
         let mut st = MoreauStepper::new(&m, FrictionLaw::Constant { mu }, dt).expect("stepper");
-        let mut s = m.moreau_state();
+        let (q, v) = m.initial_state();
+        let mut s = MoreauState::new(q, v, m.patch_count());
         let (mut rp, mut rr, mut stuck, mut loaded, mut slip) = (0.0f64, 0.0f64, 0, 0, 0.0f64);
         for _ in 0..steps {
             let r = st.step(&mut s).expect("steps");

@@ -14,18 +14,19 @@
 //! the time-stepper's sweeps up and down ([`continuation`]).
 
 pub mod continuation;
+pub mod kernels;
 pub mod run;
 pub mod spec;
 mod spectral;
 mod summary;
 
 use crate::error::InputError;
-use crate::harness::checks::{Provides, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, Measures, MethodOutput, ReferenceOutput, Scalar, Study, StudySummary,
 };
+use crate::harness::study::{Provides, names};
 
 use spec::CaseConfig;
 

@@ -17,7 +17,7 @@
 use nalgebra::Matrix3;
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::report::sig;
+use crate::harness::format::sig;
 use crate::harness::study::{CaseOutput, StudySummary};
 use crate::harness::sweep::label::short;
 use crate::studies::gap_system::spec::CaseConfig;

@@ -4,7 +4,7 @@
 //! kinds); and what captions name: methods, cases, counts.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::report::sig;
+use crate::harness::format::sig;
 use crate::harness::study::{CaseOutput, StudySummary};
 use crate::harness::sweep::label::{coords_text, short, unit_of};
 

@@ -8,13 +8,14 @@
 //! the seed computed). The seed's conclusions are reported from the results
 //! as reproduced or not (study notes), never forced.
 
+pub mod kernels;
 mod run;
 pub mod spec;
 mod summary;
 
-use crate::harness::checks::{Provides, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudySummary};
+use crate::harness::study::{Provides, names};
 use crate::models::blades::beam;
 
 use spec::{CaseConfig, Integrator};

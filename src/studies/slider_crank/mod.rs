@@ -10,19 +10,21 @@
 //! zipped with `integrator.tolerance` (adaptive Dormand-Prince).
 
 mod figures;
+pub mod kernels;
 pub mod reference;
 pub mod run;
 pub mod spec;
 mod summary;
 
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::{Provides, curve_difference, names};
+use crate::harness::checks::curve_difference;
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, MethodResult, ReferenceOutput, Scalar, Study,
     StudySummary, Timing,
 };
+use crate::harness::study::{Provides, names};
 use crate::harness::table::Table;
 use crate::models::slider_crank::{Drive, exact_slider};
 use crate::multibody::Formulation;

@@ -6,7 +6,7 @@
 //! two joint formulations at equal accuracy; a peer tool at equal accuracy.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::outcome::{SpeedupRange, SpeedupRow};
+use crate::harness::rows::{SpeedupRange, SpeedupRow};
 use crate::harness::study::{CaseOutput, MethodOutput, Scalar, StudyScalar, StudySummary};
 use crate::harness::sweep::{
     Converged, converged_range, converged_speedups, equal_accuracy_speedups, unresolved,

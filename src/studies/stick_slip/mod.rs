@@ -8,16 +8,18 @@
 //! `integrator.tolerance` and the laws' sharpness keys.
 
 pub mod cycles;
+pub mod kernels;
 pub mod run;
 pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, curve_difference, names};
+use crate::harness::checks::curve_difference;
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
+use crate::harness::study::{Provides, names};
 use crate::harness::table::Table;
 use crate::models::belt::coulomb_exact;
 

@@ -25,8 +25,8 @@
 //! `speedup_fastest_penalty_any_*`): the NCP side keeps its converged
 //! range. Both are reported; neither is tuned.
 
-use crate::harness::outcome::{SpeedupRange, SpeedupRow};
-use crate::harness::report::sig;
+use crate::harness::format::sig;
+use crate::harness::rows::{SpeedupRange, SpeedupRow};
 use crate::harness::study::{CaseOutput, Scalar, StudyScalar, StudySummary};
 use crate::harness::sweep::{Converged, converged_range, cpu_at, pareto_front};
 use crate::harness::timing::median;

@@ -9,16 +9,18 @@
 //! contact LCP) and the chain's first natural frequency.
 
 mod fastest;
+pub mod kernels;
 pub mod run;
 pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, curve_difference, names};
+use crate::harness::checks::curve_difference;
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
+use crate::harness::study::{Provides, names};
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
 use spec::CaseConfig;

@@ -7,9 +7,10 @@
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::bdf_contact::{BdfContact, BdfState, BdfStats, ContactModel, Stepping};
+use crate::integrators::bdf_contact::{BdfContact, BdfStats, ContactModel, Stepping};
 use crate::integrators::diffsol_penalty::{self, DiffsolMethod, DiffsolSettings, DiffsolStats};
 use crate::models::valve_spring::Spring;
+use crate::problem::ContactSystemState;
 use crate::studies::shared::seat_force::chain_matrix;
 pub use crate::studies::shared::seat_force::{
     WindowMeasure, interval_means, like_for_like_errors, own_reference, resample, static_curve,
@@ -34,7 +35,7 @@ struct Trace {
 }
 
 /// Stored energy: kinetic plus the active segments' strain energy [J].
-fn energy(sp: &Spring, s: &BdfState, ret: f64) -> f64 {
+fn energy(sp: &Spring, s: &ContactSystemState, ret: f64) -> f64 {
     let nb = sp.end_segments;
     let kinetic: f64 = s.v.iter().map(|v| 0.5 * sp.node_mass * v * v).sum();
     let strain: f64 = (nb..nb + sp.active_segments)
@@ -49,7 +50,7 @@ fn energy(sp: &Spring, s: &BdfState, ret: f64) -> f64 {
 }
 
 /// Viscous power of the segment dampers [W].
-fn damping_power(sp: &Spring, s: &BdfState, r: (f64, f64)) -> f64 {
+fn damping_power(sp: &Spring, s: &ContactSystemState, r: (f64, f64)) -> f64 {
     let nb = sp.end_segments;
     (nb..nb + sp.active_segments)
         .map(|j| {
@@ -132,7 +133,7 @@ fn integrate(
 ) -> Result<(Trace, Counters), String> {
     let sp = &cfg.spring;
     let system = sp.prescribed_system(cfg.cam);
-    let start = BdfState {
+    let start = ContactSystemState {
         t: 0.0,
         q: sp.installed_state(),
         v: vec![0.0; sp.dofs()],
@@ -141,7 +142,7 @@ fn integrate(
     let mut trace = Trace::default();
     let scale = sp.segment_stiffness * sp.params.wire_diameter.powi(2);
     let mut prev: Option<(f64, f64, f64)> = None; // (t, retainer power, damping power)
-    let mut record = |s: &BdfState, trace: &mut Trace| {
+    let mut record = |s: &ContactSystemState, trace: &mut Trace| {
         let (h, hd, _) = cfg.cam.at(s.t);
         let r = (h, hd);
         trace.t.push(s.t);
@@ -182,7 +183,7 @@ fn integrate(
         prev = Some((s.t, pw, pd));
     };
     record(&start, &mut trace);
-    let mut on_step = |s: &BdfState| record(s, &mut trace);
+    let mut on_step = |s: &ContactSystemState| record(s, &mut trace);
     let counters = match (engine, contact, stepping) {
         (None, ..) => {
             let mut bdf = BdfContact::new(&system, contact)?;

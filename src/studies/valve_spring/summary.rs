@@ -3,7 +3,7 @@
 //! closed coil pairs, the quasi-static force-deflection curve.
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::outcome::SpeedupRow;
+use crate::harness::rows::SpeedupRow;
 use crate::harness::study::{CaseOutput, StudySummary};
 use crate::harness::sweep::equal_accuracy_speedups;
 use crate::integrators::bdf_contact::ContactModel;

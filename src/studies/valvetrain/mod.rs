@@ -18,11 +18,11 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::{Provides, names};
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
+use crate::harness::study::{Provides, names};
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valvetrain::SpringModel;
 use crate::studies::shared::seat_force;

@@ -8,8 +8,9 @@ use std::f64::consts::PI;
 use crate::error::SolverError;
 use crate::harness::study::{CaseTable, MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::bdf_contact::{BdfContact, BdfState, BdfStats, ContactModel, Stepping};
+use crate::integrators::bdf_contact::{BdfContact, BdfStats, ContactModel, Stepping};
 use crate::models::valvetrain::{SpringModel, Valvetrain};
+use crate::problem::ContactSystemState;
 use crate::studies::shared::seat_force::{interval_means, resample};
 use crate::studies::valvetrain::spec::{CaseConfig, MethodConfig};
 
@@ -50,7 +51,7 @@ pub fn simulate(
     let sys = &vt.system;
     let scale = sys.stiffness_scale * sys.length_scale * sys.length_scale;
     let mut trace = Trace::default();
-    let record = |s: &BdfState, trace: &mut Trace| {
+    let record = |s: &ContactSystemState, trace: &mut Trace| {
         let drives = sys.drives(s.t);
         trace.t.push(s.t);
         trace.valve.push(s.q[vt.valve]);
@@ -69,7 +70,7 @@ pub fn simulate(
         }
     };
     record(&start, &mut trace);
-    let mut on_step = |s: &BdfState| record(s, &mut trace);
+    let mut on_step = |s: &ContactSystemState| record(s, &mut trace);
     bdf.integrate(start.clone(), t_end, stepping, max_steps, &mut on_step)
         .map_err(|e| e.to_string())?;
     Ok((trace, bdf.stats))

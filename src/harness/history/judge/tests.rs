@@ -1,6 +1,7 @@
 //! Tests of the judgement of costs, calibrated CPU times and method changes.
 
 use super::*;
+use crate::harness::history::*;
 
 fn row(commit: &str, case: &str, metric: &str, value: f64) -> HistoryRow {
     HistoryRow {

@@ -5,11 +5,11 @@
 //! and the counters that changed.
 
 use super::{benchmark, value_text};
+use crate::harness::format::{count, percent, short_commit};
 use crate::harness::history::{CPU, HistoryFlag, MetricKind, Verdict, WALL};
-use crate::harness::kernels::{self, KERNELS};
+use crate::harness::kernels;
 use crate::harness::outcome::RunResult;
 use crate::harness::report::doc::{Block, Inline, RowKind, Table, code, strong, text};
-use crate::harness::report::format::{count, percent, short_commit};
 
 /// The baseline of a flag in the unit of its value (a calibrated CPU time's
 /// baseline converted at the latest commit's calibration).
@@ -144,7 +144,7 @@ fn summary_line(study: &str, flags: &[&HistoryFlag]) -> Vec<Inline> {
 /// The kernels' fold: what each kernel runs, then the detail table.
 fn kernels_fold(flags: &[&HistoryFlag], run: &RunResult) -> Block {
     let mut list = Table::new(&[("kernel", false), ("what one measured run does", false)]);
-    for k in &KERNELS {
+    for k in &run.costs.kernels.registered {
         list.push(
             RowKind::Normal,
             vec![vec![code(k.name())], vec![text(k.what)]],

@@ -10,9 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::harness::figure::{Axis, Figure, Series, Style};
+use crate::harness::format::{short_commit, sig};
 use crate::harness::history::{CPU, Context, History, HistoryRow, INSTRUCTIONS, MACHINE_CHANGE};
 use crate::harness::kernels;
-use crate::harness::report::format::{short_commit, sig};
 
 /// The summary shows at most this many (the latest) commits.
 pub const MAX_COMMITS_SHOWN: usize = 30;

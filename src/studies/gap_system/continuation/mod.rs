@@ -17,12 +17,12 @@ pub mod spec;
 pub mod sweep;
 
 use crate::error::{InputError, SolverError};
-use crate::harness::checks::{Provides, names};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
     CaseOutput, MethodOutput, MethodPlan, MethodResult, ReferenceOutput, Scalar, Study,
     StudySummary,
 };
+use crate::harness::study::{Provides, names};
 
 use spec::ContinuationConfig;
 

@@ -3,7 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::*;
+use super::data::*;
+use super::judge::*;
 
 /// The comparison of one (study, case, method, metric) at the latest commit.
 #[derive(Debug, Clone, PartialEq)]
