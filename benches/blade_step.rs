@@ -17,7 +17,8 @@ use contact_harness::contact::friction::{Adams, AnsysExponential, FrictionLaw, T
 use contact_harness::fixtures::blades as fixture;
 use contact_harness::integrators::moreau::{MoreauState, MoreauStepper};
 use contact_harness::integrators::rk::Dopri5;
-use contact_harness::models::blades::{BladeOde, BladePair};
+use contact_harness::models::blades::BladePair;
+use contact_harness::models::blades::ode::BladeOde;
 use contact_harness::problem::FirstOrderOde;
 
 const DT: f64 = 1e-6;

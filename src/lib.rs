@@ -4,6 +4,7 @@
 
 pub mod contact;
 pub mod deadline;
+pub mod drivers;
 pub mod error;
 pub mod fixtures;
 pub mod guard;

@@ -17,6 +17,7 @@ pub mod kind;
 pub mod manifest;
 pub mod merge;
 pub mod outcome;
+pub mod plan;
 pub mod plot;
 pub mod reference;
 pub mod registry;

@@ -50,42 +50,22 @@ mod axes;
 mod layout;
 mod legend;
 mod lines;
+mod style;
 mod ticks;
 
-use axes::equal_aspect;
+use axes::{AxisRange, equal_aspect};
 pub use axes::{LinearAxis, LogAxis};
 use layout::{Layout, MARGIN, TICK_SIZE, WIDTH};
 pub use layout::{MIN_TEXT_PX, WIDTH as FIGURE_WIDTH};
 use legend::{INSET, LegendPlace, draw_legend, draw_marker, legend_size, place_legend};
 use lines::{SubPixel, decimate, unique_pixels};
+pub use style::PALETTE;
+use style::{HALO_WIDTH, LINE_WIDTH, MARKER_PX, PixelRect, PreparedSeries, draw_error, lighter};
 pub use ticks::{linear_tick, log_tick};
 
 /// Segments with more points than this many per pixel column of the plot
 /// are reduced to their envelope per column (see the module doc).
 pub const DECIMATE_PER_COLUMN: usize = 2;
-
-/// Okabe-Ito colours, ordered for contrast on white (yellow last).
-pub const PALETTE: [RGBColor; 8] = [
-    RGBColor(0x00, 0x72, 0xB2), // blue
-    RGBColor(0xD5, 0x5E, 0x00), // vermillion
-    RGBColor(0x00, 0x9E, 0x73), // bluish green
-    RGBColor(0xE6, 0x9F, 0x00), // orange
-    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
-    RGBColor(0x56, 0xB4, 0xE9), // sky blue
-    RGBColor(0x00, 0x00, 0x00), // black
-    RGBColor(0xF0, 0xE4, 0x42), // yellow
-];
-
-const LINE_WIDTH: u32 = 2;
-const MARKER_PX: i32 = 3;
-/// Width of the light band under a reference (dashed) series.
-const HALO_WIDTH: u32 = 7;
-
-/// `c` blended two thirds of the way to white: the reference band.
-pub(crate) fn lighter(c: RGBColor) -> RGBColor {
-    let mix = |v: u8| (f64::from(v) + (255.0 - f64::from(v)) * 0.67).round() as u8;
-    RGBColor(mix(c.0), mix(c.1), mix(c.2))
-}
 
 /// At most this many markers are drawn on a line-with-markers series.
 const MAX_LINE_MARKERS: usize = 60;
@@ -137,90 +117,6 @@ pub fn effective_scales(figure: &Figure) -> Figure {
         out.y.scale = Scale::Linear;
     }
     out
-}
-
-/// One axis after the data are known: scale and range in axis units.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct AxisRange {
-    scale: Scale,
-    /// Range in transformed units (log10 of the value on a log axis).
-    lo: f64,
-    hi: f64,
-    /// Every data value is an integer: tick integers only (linear axes).
-    integers: bool,
-}
-
-impl AxisRange {
-    fn transform(scale: Scale, v: f64) -> f64 {
-        match scale {
-            Scale::Linear => v,
-            Scale::Log => v.log10(),
-        }
-    }
-
-    /// From transformed data bounds (None: no data), padded by
-    /// `pad_fraction` of the span on both ends; a degenerate range is widened
-    /// (by 10 % of the value or 0.5 on a linear axis, half a decade on a log
-    /// axis).
-    fn new(scale: Scale, bounds: Option<(f64, f64)>, pad_fraction: f64) -> Self {
-        let (mut lo, mut hi) = bounds.unwrap_or((0.0, 1.0));
-        let scale_of = lo.abs().max(hi.abs()).max(f64::MIN_POSITIVE);
-        if hi - lo <= 1e-12 * scale_of {
-            let half = match scale {
-                Scale::Linear => (0.1 * lo.abs()).max(0.5),
-                Scale::Log => 0.5,
-            };
-            (lo, hi) = (lo - half, hi + half);
-        } else {
-            let pad = pad_fraction * (hi - lo);
-            (lo, hi) = (lo - pad, hi + pad);
-        }
-        Self {
-            scale,
-            lo,
-            hi,
-            integers: false,
-        }
-    }
-
-    /// Extends the top so that the top `fraction` of the axis is free.
-    fn with_headroom(self, fraction: f64) -> Self {
-        let span = self.hi - self.lo;
-        Self {
-            hi: self.hi + fraction * span / (1.0 - fraction),
-            ..self
-        }
-    }
-
-    /// Position of a transformed value in [0, 1].
-    fn unit(&self, t: f64) -> f64 {
-        (t - self.lo) / (self.hi - self.lo)
-    }
-
-    /// A linear coordinate over the range.
-    fn linear(&self) -> LinearAxis {
-        LinearAxis::new(self.lo, self.hi, self.integers)
-    }
-
-    /// A log coordinate over the range.
-    fn log(&self) -> LogAxis {
-        LogAxis {
-            lo: self.lo,
-            hi: self.hi,
-        }
-    }
-}
-
-/// The drawable pieces of one series.
-struct PreparedSeries<'a> {
-    label: std::borrow::Cow<'a, str>,
-    /// Horizontal error bars (x_lo, x_hi, y), in data units.
-    error_bars: Vec<(f64, f64, f64)>,
-    style: Style,
-    color: RGBColor,
-    shape: usize,
-    /// Runs of drawable points, in data units.
-    segments: Vec<Vec<(f64, f64)>>,
 }
 
 /// Values beyond this magnitude are not drawn (like non-finite ones): no
@@ -366,10 +262,6 @@ fn all_integers(mut values: impl Iterator<Item = f64>) -> bool {
         v.fract() == 0.0 && v.abs() < 1e15
     });
     any && all
-}
-
-fn draw_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
-    format!("drawing failed: {e}")
 }
 
 /// Renders `figure` to an SVG document.
@@ -531,8 +423,6 @@ fn y_tick_chars(y: &AxisRange) -> usize {
     };
     labels.iter().map(|l| l.chars().count()).max().unwrap_or(1)
 }
-
-type PixelRect = (std::ops::Range<i32>, std::ops::Range<i32>);
 
 /// The axes' ranges, the x tick labels and the layout of a chart.
 struct Axes<'a> {

@@ -22,11 +22,12 @@ mod markdown;
 mod perf;
 mod sections;
 mod study_parts;
+mod tables;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-pub use doc::{Block, Document, Inline, Row, RowKind, Table};
+pub use doc::{Block, Document, Inline, RenderedFigure, Row, RowKind, Table};
 
 use crate::error::OutputError;
 use crate::harness::atomic::{self, StagedDir};
@@ -34,26 +35,6 @@ use crate::harness::figure::Figure;
 use crate::harness::history::{Context, History};
 use crate::harness::outcome::RunResult;
 use crate::harness::plot;
-
-/// A figure as written for the report.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RenderedFigure {
-    /// Path relative to the report directory, e.g. `figures/a-b.svg`.
-    pub src: String,
-    /// The figure's title.
-    pub title: String,
-    /// The figure's caption.
-    pub caption: String,
-    /// Why it could not be drawn (the report says so in its place).
-    pub error: Option<String>,
-    /// The sentence that stands in its place when it shows nothing
-    /// ([`Figure::shows_nothing`]): no SVG is written.
-    pub replaced: Option<String>,
-    /// (study, figure) of an earlier figure of the run equal to this one
-    /// but for its file name (the same static curve in three studies):
-    /// not drawn again, the page points to it (issue 20, class 6).
-    pub same_as: Option<(usize, usize)>,
-}
 
 /// Renders `figure` into the staging figures directory as `relative`
 /// (below `figures/`). Drawing errors are kept for the page; I/O errors

@@ -13,35 +13,17 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::{InputError, OutputError, SolverError};
-use crate::harness::checks::{self, ResolvedCheck};
-use crate::harness::claims::{self, ResolvedClaim};
+use crate::harness::checks;
+use crate::harness::claims;
 use crate::harness::jobs;
 use crate::harness::outcome::{RunResult, StudyResult};
+pub use crate::harness::plan::PlannedStudy;
 use crate::harness::registry::Registry;
 use crate::harness::rows::CheckRow;
 use crate::harness::spec::{self, StudySpec};
 use crate::harness::study::{
     CaseOutput, MethodPlan, MethodResult, ReferenceOutput, Study, StudySummary,
 };
-
-/// A study ready to run.
-pub struct PlannedStudy {
-    /// Its spec as written.
-    pub spec: StudySpec,
-    /// The kind's study object (shared with the job threads).
-    pub study: Arc<dyn Study>,
-    /// The methods of each case.
-    pub methods: Vec<Vec<MethodPlan>>,
-    /// The method speed-ups are measured against.
-    pub baseline: Option<String>,
-    /// Its checks, resolved against what the study provides.
-    pub checks: Vec<ResolvedCheck>,
-    /// Its claims, resolved likewise.
-    pub claims: Vec<ResolvedClaim>,
-    /// The time limit of each of its jobs: the spec's `time_limit`, else
-    /// [`spec::DEFAULT_TIME_LIMIT_S`]; `--time-limit` replaces it.
-    pub time_limit: Duration,
-}
 
 /// Loads `path` (a study file or suite), keeps the studies named in `only`
 /// (all when empty), builds them through their kinds in `kinds` and

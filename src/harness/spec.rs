@@ -29,37 +29,11 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::harness::checks::CheckSpec;
 use crate::harness::claims::ClaimSpec;
-use crate::harness::study::Coord;
 
 mod cases;
 
-use cases::{SweepSchema, expand_cases, sweep_from_schema};
-
-/// One sweep: `key` (dotted path inside the study table, e.g.
-/// `integrator.dt`) takes each of `values` in turn.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sweep {
-    /// Dotted key path relative to the study table.
-    pub key: String,
-    /// Short label used in case names (default: the last key segment).
-    pub label: String,
-    /// The values, as TOML values.
-    pub values: Vec<toml::Value>,
-    /// The key of the earlier sweep this one is paired with (None: crossed).
-    pub zip: Option<String>,
-}
-
-/// One case: a name and the study table with the sweep values written in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseSpec {
-    /// Case name: the study name without sweeps, else `label-value` pairs
-    /// joined by `_`.
-    pub name: String,
-    /// The kind's part of the study table for this case.
-    pub table: toml::Table,
-    /// The sweep coordinates of this case, in sweep order.
-    pub coords: Vec<Coord>,
-}
+pub use cases::{CaseSpec, Sweep};
+use cases::{RESERVED, SweepSchema, expand_cases, sweep_from_schema};
 
 /// A study as written in its file, before its kind interprets it.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,19 +205,6 @@ pub const MAX_TIME_LIMIT_S: f64 = 604_800.0;
 /// The time limit of a job when neither the spec nor the command line sets
 /// one (seconds). The longest job of the full suite takes under a minute.
 pub const DEFAULT_TIME_LIMIT_S: f64 = 600.0;
-
-const RESERVED: [&str; 10] = [
-    "name",
-    "kind",
-    "description",
-    "reproduces",
-    "baseline",
-    "time_limit",
-    "unresolved_per_tolerance",
-    "sweep",
-    "check",
-    "claim",
-];
 
 fn parse_study(
     file: &Path,

@@ -2,7 +2,7 @@
 //! manifest's `spec`, and the plan identity of a sharded run,
 //! `harness::shard`) and the parameter list of the report.
 
-use crate::harness::runner::PlannedStudy;
+use crate::harness::plan::PlannedStudy;
 use crate::harness::spec::StudySpec;
 
 /// The spec's parameters for the report: the first case's table

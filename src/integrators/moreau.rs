@@ -49,7 +49,10 @@
 //! sum_j P_N f(s+) s+ >= 0 over the slipping contacts (the law's dissipation
 //! at the end velocity, = -P_t . c+; its difference from the work of P_t
 //! on v_th, P_t . (c - c+)/2 per step, is the scheme's O(h) energy error,
-//! which the balance shows).
+//! which the balance shows). The state also carries the work of the
+//! tangential impulses at the theta point, -P_t . c_t(v_th), and the
+//! moving supports' work -P . w: with theta = 1/2 these close the discrete
+//! balance exactly (the belt's energy audit).
 
 use crate::contact::friction::{FrictionLaw, LawClass};
 use crate::contact::impulse::{
@@ -75,6 +78,15 @@ pub struct MoreauState {
     pub damping_work: f64,
     /// Work of the load [J].
     pub load_work: f64,
+    /// Work taken out by the contacts' tangential impulses at the theta
+    /// point, -sum_j P_t,j . c_t,j(v_th) [J]: with theta = 1/2 it closes
+    /// the discrete energy balance exactly (E+ - E = load + support work
+    /// - damping work - this), where the law's dissipation at the end
+    /// velocity (`friction_work`) leaves the scheme's O(h) error.
+    pub contact_dissipation: f64,
+    /// Work of the moving supports, -sum_j P_j . w_j [J] (the belt's
+    /// drive; zero without a [`MoreauProblem::contact_drift`]).
+    pub support_work: f64,
     /// The last step's contact impulses (P_t1, P_t2, P_N) [N s] (warm start).
     pub impulses: Vec<[f64; 3]>,
 }
@@ -89,6 +101,8 @@ impl MoreauState {
             friction_work: 0.0,
             damping_work: 0.0,
             load_work: 0.0,
+            contact_dissipation: 0.0,
+            support_work: 0.0,
             impulses: vec![[0.0; 3]; contacts],
         }
     }
@@ -474,8 +488,19 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             .map(|(a, b)| a * b)
             .sum::<f64>();
         let mut friction = 0.0;
+        let (mut dissipation, mut support) = (0.0, 0.0);
+        // v_th at the contact DOFs.
+        let mut u_th = std::mem::take(&mut self.u);
+        for (uk, &d) in u_th.iter_mut().zip(td) {
+            *uk = self.work[d];
+        }
         for j in 0..np {
             let p = state.impulses[j];
+            let c_th = self.relative(j, &u_th);
+            dissipation -= p[0] * c_th[0] + p[1] * c_th[1];
+            if let Some(w) = m.contact_drift(j) {
+                support -= p[0] * w[0] + p[1] * w[1] + p[2] * w[2];
+            }
             let (g_new, c) = m.contact_kinematics(j, &state.q, &state.v);
             self.c_end[j] = c;
             let s = c[0].hypot(c[1]);
@@ -496,8 +521,11 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             report.max_slip = report.max_slip.max(s);
             report.sticking += usize::from(self.sticking[j]);
         }
+        self.u = u_th;
         report.friction_work = friction;
         report.damping_work = damping;
+        state.contact_dissipation += dissipation;
+        state.support_work += support;
         state.friction_work += report.friction_work;
         state.damping_work += damping;
         state.load_work += load_work;

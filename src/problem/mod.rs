@@ -22,15 +22,20 @@
 //!   [`IterationMatrix`], each contact's [`ContactLaw`]); the mass on the
 //!   belt and the blade pair implement it.
 //!
+//! - [`friction_ode`]: the same kind of system as the seed's ODE with its
+//!   works as states ([`FrictionOde`], [`Works`]).
+//!
 //! Invariant: this layer imports only `sparse`, `contact` (the laws a
 //! contact names) and `error`.
 
 pub mod contact_system;
+pub mod friction_ode;
 pub mod gap_system;
 pub mod moreau;
 pub mod ode;
 
 pub use contact_system::{ContactSystem, ContactSystemState, GapRow, PrescribedMotion};
+pub use friction_ode::{FrictionOde, Works};
 pub use gap_system::{GapSprings, GapSystem, Harmonic};
 pub use moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};
 pub use ode::{AsFirstOrder, FirstOrderOde, Pattern, SecondOrderSystem};

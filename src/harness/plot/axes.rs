@@ -18,6 +18,80 @@ use std::ops::Range;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, KeyPointWeight, Ranged};
 use plotters::coord::types::RangedCoordf64;
 
+use crate::harness::figure::Scale;
+
+/// One axis after the data are known: scale and range in axis units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct AxisRange {
+    pub(super) scale: Scale,
+    /// Range in transformed units (log10 of the value on a log axis).
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    /// Every data value is an integer: tick integers only (linear axes).
+    pub(super) integers: bool,
+}
+
+impl AxisRange {
+    pub(super) fn transform(scale: Scale, v: f64) -> f64 {
+        match scale {
+            Scale::Linear => v,
+            Scale::Log => v.log10(),
+        }
+    }
+
+    /// From transformed data bounds (None: no data), padded by
+    /// `pad_fraction` of the span on both ends; a degenerate range is widened
+    /// (by 10 % of the value or 0.5 on a linear axis, half a decade on a log
+    /// axis).
+    pub(super) fn new(scale: Scale, bounds: Option<(f64, f64)>, pad_fraction: f64) -> Self {
+        let (mut lo, mut hi) = bounds.unwrap_or((0.0, 1.0));
+        let scale_of = lo.abs().max(hi.abs()).max(f64::MIN_POSITIVE);
+        if hi - lo <= 1e-12 * scale_of {
+            let half = match scale {
+                Scale::Linear => (0.1 * lo.abs()).max(0.5),
+                Scale::Log => 0.5,
+            };
+            (lo, hi) = (lo - half, hi + half);
+        } else {
+            let pad = pad_fraction * (hi - lo);
+            (lo, hi) = (lo - pad, hi + pad);
+        }
+        Self {
+            scale,
+            lo,
+            hi,
+            integers: false,
+        }
+    }
+
+    /// Extends the top so that the top `fraction` of the axis is free.
+    pub(super) fn with_headroom(self, fraction: f64) -> Self {
+        let span = self.hi - self.lo;
+        Self {
+            hi: self.hi + fraction * span / (1.0 - fraction),
+            ..self
+        }
+    }
+
+    /// Position of a transformed value in [0, 1].
+    pub(super) fn unit(&self, t: f64) -> f64 {
+        (t - self.lo) / (self.hi - self.lo)
+    }
+
+    /// A linear coordinate over the range.
+    pub(super) fn linear(&self) -> LinearAxis {
+        LinearAxis::new(self.lo, self.hi, self.integers)
+    }
+
+    /// A log coordinate over the range.
+    pub(super) fn log(&self) -> LogAxis {
+        LogAxis {
+            lo: self.lo,
+            hi: self.hi,
+        }
+    }
+}
+
 /// Log axis from 10^lo to 10^hi (`lo < hi` in log10 units).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LogAxis {
@@ -188,15 +262,15 @@ impl Ranged for LinearAxis {
 /// Widens the axis with more pixels per unit about its centre until both
 /// have the same (`plot_px`: the plot's width and height in pixels).
 pub(super) fn equal_aspect(
-    x: super::AxisRange,
-    y: super::AxisRange,
+    x: AxisRange,
+    y: AxisRange,
     plot_px: (f64, f64),
-) -> (super::AxisRange, super::AxisRange) {
+) -> (AxisRange, AxisRange) {
     let (sx, sy) = (x.hi - x.lo, y.hi - y.lo);
     let per_unit = (plot_px.0 / sx).min(plot_px.1 / sy);
-    let widen = |a: super::AxisRange, px: f64| {
+    let widen = |a: AxisRange, px: f64| {
         let (mid, half) = (0.5 * (a.lo + a.hi), 0.5 * px / per_unit);
-        super::AxisRange {
+        AxisRange {
             lo: mid - half,
             hi: mid + half,
             ..a

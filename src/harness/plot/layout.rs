@@ -16,7 +16,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{PixelRect, draw_error};
+use super::style::{PixelRect, draw_error};
 
 /// Width of every figure [px] (a legend too wide for it widens it).
 pub const WIDTH: u32 = 820;

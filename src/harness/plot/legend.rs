@@ -9,7 +9,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{AxisRange, LINE_WIDTH, MARKER_PX, PreparedSeries, draw_error};
+use super::axes::AxisRange;
+use super::style::{HALO_WIDTH, LINE_WIDTH, MARKER_PX, PreparedSeries, draw_error, lighter};
 use crate::harness::figure::Style;
 
 const LEGEND_ROW: i32 = 18;
@@ -203,8 +204,7 @@ pub(super) fn draw_legend(
                 .map_err(draw_error)?;
             }
             Style::Dashed => {
-                let halo =
-                    ShapeStyle::from(&super::lighter(s.color)).stroke_width(super::HALO_WIDTH);
+                let halo = ShapeStyle::from(&lighter(s.color)).stroke_width(HALO_WIDTH);
                 root.draw(&PathElement::new(vec![(sx0, yc), (sx1, yc)], halo))
                     .map_err(draw_error)?;
                 for (a, b) in [(sx0, sx0 + 8), (sx0 + 13, sx1 - 9), (sx1 - 4, sx1)] {

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 
 use plotters::prelude::RGBColor;
 
-use super::{AxisRange, PixelRect};
+use super::axes::AxisRange;
+use super::style::PixelRect;
 
 /// The map from data to SVG pixel coordinates without rounding: the same
 /// affine map as plotters' (the plot area from its first to its last

@@ -148,3 +148,23 @@ impl Document {
         self.blocks.push(Block::Paragraph(inlines));
     }
 }
+
+/// A figure as written for the report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedFigure {
+    /// Path relative to the report directory, e.g. `figures/a-b.svg`.
+    pub src: String,
+    /// The figure's title.
+    pub title: String,
+    /// The figure's caption.
+    pub caption: String,
+    /// Why it could not be drawn (the report says so in its place).
+    pub error: Option<String>,
+    /// The sentence that stands in its place when it shows nothing
+    /// ([`crate::harness::figure::Figure::shows_nothing`]): no SVG is written.
+    pub replaced: Option<String>,
+    /// (study, figure) of an earlier figure of the run equal to this one
+    /// but for its file name (the same static curve in three studies):
+    /// not drawn again, the page points to it (issue 20, class 6).
+    pub same_as: Option<(usize, usize)>,
+}

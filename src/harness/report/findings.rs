@@ -304,7 +304,7 @@ pub fn regressions_summary(
                     text(format!(
                         ": {} {} ({} against its baseline, band ±{})",
                         r.metric,
-                        crate::harness::report::perf::value_text(&r.metric, r.value),
+                        super::perf::text::value_text(&r.metric, r.value),
                         percent(r.change()),
                         percent(r.band_relative()).trim_start_matches('+')
                     )),

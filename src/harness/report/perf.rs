@@ -7,9 +7,8 @@
 //! per-benchmark detail of every study (absolute values and bands at the
 //! latest commit), the kernels' instruction counts and the commits.
 
-use super::RenderedFigure;
-use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
-use crate::harness::format::{count, percent, seconds, short_commit, sig};
+use super::doc::{Block, Document, Inline, RenderedFigure, RowKind, Table, code, strong, text};
+use crate::harness::format::{count, percent, short_commit, sig};
 use crate::harness::history::{
     self, BASELINE_COMMITS, COST_BAND, CPU_MIN_NOISE_SAMPLES, CPU_NOISE_QUANTILE,
     CPU_UNKNOWN_NOISE, Context, CounterChange, History, HistoryRow, MACHINE_CHANGE, MACHINE_WINDOW,
@@ -19,28 +18,12 @@ use crate::harness::outcome::RunResult;
 
 mod detail;
 mod figures;
+pub mod text;
 pub use figures::summary_figure;
+use text::{benchmark, value_text};
 
 /// The commit list shows at most this many (the latest).
 pub const MAX_COMMITS_LISTED: usize = 30;
-
-/// `study / case / method` (`study / method` when the case is the study).
-pub fn benchmark(study: &str, case: &str, method: &str) -> String {
-    if case == study {
-        format!("{study} / {method}")
-    } else {
-        format!("{study} / {case} / {method}")
-    }
-}
-
-/// A value of `metric` with its unit.
-pub fn value_text(metric: &str, v: f64) -> String {
-    if history::is_time_metric(metric) {
-        seconds(v)
-    } else {
-        count(v)
-    }
-}
 
 fn counter_text(c: &CounterChange) -> String {
     let d = c.value - c.previous;

@@ -2,9 +2,8 @@
 //! headline figure with the others folded, the checks as a count with the
 //! failing rows open, the timings, the study scalars.
 
-use super::RenderedFigure;
-use super::doc::{Block, Document, RowKind, Table, code, strong, text};
-use super::sections::{
+use super::doc::{Block, Document, RenderedFigure, RowKind, Table, code, strong, text};
+use super::tables::{
     FOLD_TIMINGS_ABOVE, SHOWN_TIMING_ROWS, checks_table, timings_compact, timings_summary,
     timings_table,
 };

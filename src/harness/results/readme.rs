@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use crate::harness::outcome::StudyResult;
-use crate::harness::results::case_files;
 use crate::harness::results::columns::{case_scalar_names, method_scalar_names, timing_names};
+use crate::harness::results::files::case_files;
 use crate::harness::study::Timing;
 
 /// Text for a doc that a study kind left empty: visible, not silent.

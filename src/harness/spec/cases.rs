@@ -9,9 +9,48 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{CaseSpec, RESERVED, Sweep};
 use crate::error::InputError;
 use crate::harness::study::Coord;
+
+/// One sweep: `key` (dotted path inside the study table, e.g.
+/// `integrator.dt`) takes each of `values` in turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    /// Dotted key path relative to the study table.
+    pub key: String,
+    /// Short label used in case names (default: the last key segment).
+    pub label: String,
+    /// The values, as TOML values.
+    pub values: Vec<toml::Value>,
+    /// The key of the earlier sweep this one is paired with (None: crossed).
+    pub zip: Option<String>,
+}
+
+/// One case: a name and the study table with the sweep values written in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseSpec {
+    /// Case name: the study name without sweeps, else `label-value` pairs
+    /// joined by `_`.
+    pub name: String,
+    /// The kind's part of the study table for this case.
+    pub table: toml::Table,
+    /// The sweep coordinates of this case, in sweep order.
+    pub coords: Vec<Coord>,
+}
+
+/// The keys of the study table the harness takes; the kind gets the rest.
+pub(super) const RESERVED: [&str; 10] = [
+    "name",
+    "kind",
+    "description",
+    "reproduces",
+    "baseline",
+    "time_limit",
+    "unresolved_per_tolerance",
+    "sweep",
+    "check",
+    "claim",
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

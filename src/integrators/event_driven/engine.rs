@@ -22,8 +22,8 @@ use crate::error::SolverError;
 use crate::problem::GapSystem;
 
 use super::crossing::{Crossing, Span, first_upcrossing};
+use super::options::{EventDrivenOptions, METHOD};
 use super::regime::{PreparedSystem, Regime};
-use super::{EventDrivenOptions, METHOD};
 
 /// One interval travelled inside one regime.
 pub(super) struct Segment<'a> {

@@ -42,9 +42,9 @@ use crate::error::SolverError;
 use crate::problem::GapSystem;
 
 use super::engine::{Engine, Segment, SegmentObserver};
+use super::options::{EventDrivenOptions, METHOD};
 use super::periodic::{Extrema, forcing_period};
 use super::regime::{PreparedSystem, expm};
-use super::{EventDrivenOptions, METHOD};
 
 /// The period map at one (z, omega) with its derivatives.
 #[derive(Debug, Clone, PartialEq)]

@@ -22,8 +22,8 @@ use crate::problem::GapSystem;
 
 use super::crossing::{Span, first_upcrossing};
 use super::engine::{Engine, NoObserver, Segment, SegmentObserver};
+use super::options::{EventDrivenOptions, METHOD};
 use super::regime::PreparedSystem;
-use super::{EventDrivenOptions, METHOD};
 
 /// A periodic steady state of period k T, T = 2 pi / omega (k = 1 unless
 /// found by [`subharmonic_orbit`]).

@@ -27,7 +27,7 @@ use crate::error::SolverError;
 use crate::problem::GapSystem;
 use crate::sparse::to_dense;
 
-use super::METHOD;
+use super::options::METHOD;
 
 /// The system in the dense form every regime is built from (computed once).
 #[derive(Debug, Clone)]

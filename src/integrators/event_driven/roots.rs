@@ -8,7 +8,7 @@
 
 use crate::error::SolverError;
 
-use super::METHOD;
+use super::options::METHOD;
 
 /// One evaluation of the function: value, slope, and what was computed on the way.
 pub(super) struct Sample<P> {

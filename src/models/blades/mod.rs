@@ -88,10 +88,6 @@ pub mod contact;
 pub mod moreau;
 pub mod ode;
 pub mod shroud;
-pub mod simulate;
-
-pub use ode::BladeOde;
-pub use simulate::{BladeMethod, BladeRun, simulate};
 
 use crate::contact::normal::Penalty;
 use crate::sparse::csr::Csr;

@@ -18,7 +18,7 @@
 use super::BladePair;
 use super::contact::ContactTotals;
 use crate::contact::friction::FrictionLaw;
-use crate::problem::FirstOrderOde;
+use crate::problem::{FirstOrderOde, FrictionOde, Works};
 use std::cell::{Cell, RefCell};
 
 /// Index offsets of the work terms after (q, v): friction, damping, load.
@@ -111,5 +111,16 @@ impl FirstOrderOde for BladeOde<'_> {
         dw[FRICTION_WORK] = c.friction_power;
         dw[DAMPING_WORK] = damping_power + c.normal_damping_power;
         dw[LOAD_WORK] = load_power;
+    }
+}
+
+impl FrictionOde for BladeOde<'_> {
+    fn works(&self, y: &[f64]) -> Works {
+        let w = &y[2 * self.model.dofs()..];
+        Works {
+            friction: w[FRICTION_WORK],
+            damping: w[DAMPING_WORK],
+            load: w[LOAD_WORK],
+        }
     }
 }

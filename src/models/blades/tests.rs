@@ -4,6 +4,9 @@
 use super::*;
 use crate::contact::friction::{Adams, AnsysExponential, FrictionLaw, MicroSlip, Tanh};
 use crate::integrators::moreau::{MoreauState, MoreauStepper};
+use crate::models::blades::ode::BladeOde;
+// The whole-run tests go through the study's recorder (the friction driver).
+use crate::studies::shrouded_blades::simulate::{BladeMethod, simulate};
 
 fn seed_laws() -> Vec<(&'static str, FrictionLaw)> {
     vec![

@@ -10,6 +10,7 @@
 
 pub mod kernels;
 mod run;
+pub mod simulate;
 pub mod spec;
 mod summary;
 

@@ -1,5 +1,5 @@
 //! One method of a shrouded-blades case: the blades simulated with the
-//! method's law and integrator ([`crate::models::blades::simulate`]), their
+//! method's law and integrator ([`super::simulate`]), their
 //! tip displacements taken from the preloaded equilibrium, the run's
 //! scalars (peaks, the slip's decay, the energy balance, the sticking
 //! fractions) and its series.
@@ -8,7 +8,9 @@ use crate::error::SolverError;
 use crate::harness::kind::Progress;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::models::blades::{BladeMethod, BladeRun, beam, simulate};
+use crate::models::blades::beam;
+
+use super::simulate::{BladeMethod, BladeRun, simulate};
 
 use super::spec::{CaseConfig, Integrator, MethodConfig};
 

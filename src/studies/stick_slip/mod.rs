@@ -24,6 +24,7 @@ use crate::harness::table::Table;
 use crate::models::belt::coulomb_exact;
 
 use spec::{CaseConfig, Integrator, Reference};
+use summary::AT_THRESHOLD;
 
 /// The index of the method labelled `label`.
 fn m_index(methods: &[spec::MethodConfig], label: &str) -> usize {
@@ -59,10 +60,6 @@ const CYCLE: [(&str, &str); 6] = [
 
 /// The cycle quantities that depend on the stick threshold.
 const THRESHOLD_DEPENDENT: [&str; 3] = ["stick_duration", "slip_duration", "period"];
-
-/// The suffix of the exact cycle's quantities measured with the case's
-/// stick threshold (`exact_stick_duration_at_threshold`, ...).
-pub const AT_THRESHOLD: &str = "_at_threshold";
 
 crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.integrator.name().to_string(), describe }
 

@@ -10,14 +10,14 @@
 //! D = -int T u dt (LuGre: minus the power stored in the bristles), and
 //! E(t) - E(0) = W - D. The balance error is |E - E(0) - (W - D)|.
 
-use crate::contact::friction::{FrictionLaw, LuGre};
+use crate::contact::friction::LuGre;
+use crate::drivers::friction::{At, Integrator as Driven, Observer, Schedule, Start, drive};
 use crate::error::SolverError;
 use crate::harness::study::{MethodOutput, Scalar};
 use crate::harness::table::Table;
-use crate::integrators::moreau::{MoreauState, MoreauStepper, THETA};
-use crate::integrators::rk::{Dopri5, Rk4};
+use crate::integrators::moreau::MoreauState;
 use crate::models::belt::Belt;
-use crate::problem::FirstOrderOde;
+use crate::problem::{FirstOrderOde, FrictionOde, Works};
 use crate::studies::shared::friction::FrictionSpec;
 use crate::studies::shared::span::StepCounts;
 use crate::studies::stick_slip::cycles::CycleTracker;
@@ -53,6 +53,17 @@ impl BeltOde {
                 FrictionSpec::LuGre(l) => l.stored_energy(y[4] / l.sigma0),
                 FrictionSpec::Memoryless(_) => 0.0,
             }
+    }
+}
+
+impl FrictionOde for BeltOde {
+    /// D (friction, LuGre's bristle storage excluded) and W (the belt's work).
+    fn works(&self, y: &[f64]) -> Works {
+        Works {
+            friction: y[2],
+            damping: 0.0,
+            load: y[3],
+        }
     }
 }
 
@@ -178,130 +189,79 @@ struct Record {
     tracker: CycleTracker,
 }
 
-/// The fixed-step grid of a case: the step h, the number of steps, the
-/// steps per output sample, and the initial energy E(0).
-struct Grid {
-    h: f64,
-    total: usize,
-    per_output: usize,
+/// What the driver reports to: the case, the belt's ODE (for an ODE run),
+/// the record being filled and the progress bar.
+struct Recorder<'a> {
+    cfg: &'a CaseConfig,
+    ode: &'a BeltOde,
     e0: f64,
+    h: f64,
+    rec: &'a mut Record,
+    progress: &'a indicatif::ProgressBar,
 }
 
-/// The shared Moreau-Jean stepper on the belt (models::belt: one DOF, one
-/// line contact with the prescribed normal force); the belt's work and the
-/// dissipation from the step's impulse P at the midpoint slip,
-/// W += P v_b, D -= P (v_th - v_b), which closes the discrete balance
-/// exactly (theta = 1/2).
-fn moreau_loop(
-    cfg: &CaseConfig,
-    law: FrictionLaw,
-    grid: &Grid,
-    rec: &mut Record,
-    progress: &indicatif::ProgressBar,
-) -> Result<(), String> {
-    let belt = cfg.belt;
-    let vb = belt.belt_speed;
-    let (h, e0) = (grid.h, grid.e0);
-    let mut stepper = MoreauStepper::new(&belt, law, h)?;
-    let mut state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
-    let (mut d, mut w) = (0.0f64, 0.0f64);
-    let tally = &mut rec.tally;
-    for k in 0..grid.total {
-        crate::deadline::check();
-        let v_start = state.v[0];
-        let step = stepper.step(&mut state)?;
-        let (x, v) = (state.q[0], state.v[0]);
-        let impulse = state.impulses[0][0];
-        let v_mid = (1.0 - THETA) * v_start + THETA * v;
-        w += impulse * vb;
-        d -= impulse * (v_mid - vb);
-        tally.steps.accepted += 1;
-        tally.stick_steps += stepper.stuck(0) as usize;
-        tally.newton += step.newton_iterations;
-        tally.min_dissipated = tally.min_dissipated.min(d);
-        let e = belt.energy(x, v);
-        tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
-        let t = (k + 1) as f64 * h;
-        rec.tracker.observe(t, x, v - vb);
-        if (k + 1) % grid.per_output == 0 {
-            rec.samples.push(t, x, v, vb, impulse / h, e, d, w, e0);
-            progress.inc(1);
-        }
+impl Observer<Belt> for Recorder<'_> {
+    /// Every step: the energy audit, the stick count and the cycle
+    /// tracker. Moreau: the works from the stepper's state (the belt's
+    /// work W = sum P v_b and the dissipation at the midpoint slip,
+    /// D = -sum P (v_th - v_b), which close the discrete balance exactly
+    /// with theta = 1/2); an ODE: from its work states.
+    fn step(&mut self, t: f64, at: &At<'_, '_, Belt>) -> Result<(), String> {
+        let vb = self.cfg.belt.belt_speed;
+        let e0 = self.e0;
+        let tally = &mut self.rec.tally;
+        let (x, v) = match at {
+            At::Moreau {
+                state,
+                report,
+                stepper,
+            } => {
+                let (x, v) = (state.q[0], state.v[0]);
+                let (d, w) = (state.contact_dissipation, state.support_work);
+                tally.stick_steps += stepper.stuck(0) as usize;
+                tally.newton += report.newton_iterations;
+                tally.min_dissipated = tally.min_dissipated.min(d);
+                let e = self.cfg.belt.energy(x, v);
+                tally.max_balance = tally.max_balance.max((e - e0 - (w - d)).abs());
+                (x, v)
+            }
+            At::Ode { y } => {
+                let ode = self.ode;
+                tally.min_dissipated = tally.min_dissipated.min(y[2]);
+                tally.max_balance = tally
+                    .max_balance
+                    .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
+                tally.stick_steps += ((y[1] - vb).abs() <= self.cfg.stick_threshold) as usize;
+                (y[0], y[1])
+            }
+        };
+        self.rec.tracker.observe(t, x, v - vb);
+        Ok(())
     }
-    Ok(())
-}
 
-/// The belt as an ODE ([`BeltOde`]) by RK4 on the grid or by adaptive
-/// Dormand-Prince with dense output at the sample times.
-fn ode_loop(
-    cfg: &CaseConfig,
-    integrator: Integrator,
-    law: FrictionSpec,
-    grid: &Grid,
-    rec: &mut Record,
-    progress: &indicatif::ProgressBar,
-) -> Result<(), String> {
-    let vb = cfg.belt.belt_speed;
-    let (h, e0) = (grid.h, grid.e0);
-    let Record {
-        samples,
-        tally,
-        tracker,
-    } = rec;
-    let ode = BeltOde::new(cfg.belt, law);
-    let mut y = vec![0.0; ode.dim()];
-    (y[0], y[1]) = (cfg.x0, cfg.v0);
-    let record = |samples: &mut Samples, t: f64, y: &[f64]| {
-        let e = ode.energy(y);
-        samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
-        if let FrictionSpec::LuGre(l) = &law {
-            samples.z.push(y[4] / l.sigma0);
-        }
-    };
-    if let FrictionSpec::LuGre(_) = law {
-        samples.z.push(0.0);
-        samples.friction[0] = ode.friction(&y);
-    }
-    let watch = |tally: &mut Tally, tracker: &mut CycleTracker, t: f64, y: &[f64]| {
-        tally.min_dissipated = tally.min_dissipated.min(y[2]);
-        tally.max_balance = tally
-            .max_balance
-            .max((ode.energy(y) - e0 - (y[3] - y[2])).abs());
-        tally.stick_steps += ((y[1] - vb).abs() <= cfg.stick_threshold) as usize;
-        tracker.observe(t, y[0], y[1] - vb);
-    };
-    if integrator == Integrator::Rk4 {
-        let mut rk4 = Rk4::new(ode.dim());
-        for k in 0..grid.total {
-            crate::deadline::check();
-            rk4.step(&ode, k as f64 * h, h, &mut y);
-            tally.steps.accepted += 1;
-            tally.steps.evaluations += 4;
-            let t = (k + 1) as f64 * h;
-            if !y.iter().all(|v| v.is_finite()) {
-                return Err(format!("the state is not finite at t = {t}"));
+    fn output(&mut self, t: f64, at: &At<'_, '_, Belt>) {
+        let vb = self.cfg.belt.belt_speed;
+        let e0 = self.e0;
+        let samples = &mut self.rec.samples;
+        match at {
+            At::Moreau { state, .. } => {
+                let (x, v) = (state.q[0], state.v[0]);
+                let impulse = state.impulses[0][0];
+                let e = self.cfg.belt.energy(x, v);
+                let (d, w) = (state.contact_dissipation, state.support_work);
+                samples.push(t, x, v, vb, impulse / self.h, e, d, w, e0);
             }
-            watch(tally, tracker, t, &y);
-            if (k + 1) % grid.per_output == 0 {
-                record(samples, t, &y);
-                progress.inc(1);
+            At::Ode { y } => {
+                let ode = self.ode;
+                let e = ode.energy(y);
+                samples.push(t, y[0], y[1], vb, ode.friction(y), e, y[2], y[3], e0);
+                if let FrictionSpec::LuGre(l) = &ode.law {
+                    samples.z.push(y[4] / l.sigma0);
+                }
             }
         }
-        return Ok(());
+        self.progress.inc(1);
     }
-    let mut dp = Dopri5::new(ode.dim());
-    let mut on_output = |t: f64, y: &[f64]| {
-        record(samples, t, y);
-        progress.inc(1);
-    };
-    let mut on_accept = |t: f64, y: &[f64]| {
-        watch(tally, tracker, t, y);
-        false
-    };
-    cfg.span
-        .dopri5(&mut dp, &ode, &mut y, &mut on_output, &mut on_accept)?;
-    tally.steps = StepCounts::of(&dp);
-    Ok(())
 }
 
 /// Runs method `method` of the case.
@@ -326,23 +286,56 @@ pub fn run_method(
     rec.tracker.observe(0.0, cfg.x0, cfg.v0 - vb);
     let per_output = ((cfg.span.output_interval / cfg.span.dt).round() as usize).max(1);
     let total = per_output * cfg.span.outputs;
-    let grid = Grid {
-        h: cfg.span.t_end / total as f64,
-        total,
+    let schedule = Schedule::Grid {
+        t_end: cfg.span.t_end,
+        steps: total,
         per_output,
-        e0,
+        interval: cfg.span.output_interval,
     };
-    match (method.integrator, method.law) {
+    let h = cfg.span.t_end / total as f64;
+    let ode = BeltOde::new(belt, method.law);
+    let mut y = vec![0.0; ode.dim()];
+    (y[0], y[1]) = (cfg.x0, cfg.v0);
+    let (law, start, driven) = match (method.integrator, method.law) {
         (Integrator::Moreau, FrictionSpec::Memoryless(law)) => {
-            moreau_loop(cfg, law, &grid, &mut rec, progress).map_err(fail)?
+            let state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
+            (law, Start::Moreau(state), Driven::Moreau { dt: h })
         }
         (Integrator::Moreau, FrictionSpec::LuGre(_)) => {
             return Err(fail("moreau does not run the LuGre law".into()));
         }
         (integrator, law) => {
-            ode_loop(cfg, integrator, law, &grid, &mut rec, progress).map_err(fail)?
+            if let FrictionSpec::LuGre(_) = law {
+                rec.samples.z.push(0.0);
+                rec.samples.friction[0] = ode.friction(&y);
+            }
+            let driven = match integrator {
+                Integrator::Rk4 => Driven::Rk4 { dt: h },
+                _ => Driven::Dopri5 {
+                    first_step: cfg.span.dt,
+                    tolerances: cfg.span.tolerances(),
+                    max_steps: cfg.span.max_steps,
+                },
+            };
+            // The Moreau law is not used by an ODE run.
+            let unused = crate::contact::friction::FrictionLaw::Constant { mu: 0.0 };
+            (unused, Start::Ode(&ode, y), driven)
         }
-    }
+    };
+    let mut recorder = Recorder {
+        cfg,
+        ode: &ode,
+        e0,
+        h,
+        rec: &mut rec,
+        progress,
+    };
+    let counts = drive(&belt, law, start, driven, &schedule, &mut recorder).map_err(fail)?;
+    rec.tally.steps = StepCounts {
+        accepted: counts.steps,
+        rejected: counts.rejected,
+        evaluations: counts.evaluations,
+    };
     let Record {
         mut samples,
         tally,

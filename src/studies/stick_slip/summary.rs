@@ -9,8 +9,11 @@ use crate::harness::kind::CheckReference;
 use crate::harness::study::{CaseOutput, StudySummary};
 use crate::harness::sweep::label::{coords_text, short};
 use crate::studies::shared::figures::{count_word, stiffness, succeeded};
-use crate::studies::stick_slip::AT_THRESHOLD;
 use crate::studies::stick_slip::spec::CaseConfig;
+
+/// The suffix of the exact cycle's quantities measured with the case's
+/// stick threshold (`exact_stick_duration_at_threshold`, ...).
+pub const AT_THRESHOLD: &str = "_at_threshold";
 
 pub(super) fn summarize(
     configs: &[CaseConfig],

@@ -4,7 +4,7 @@
 //! value, the baseline in the same unit, the change, the band, the verdict
 //! and the counters that changed.
 
-use super::{benchmark, value_text};
+use super::text::{benchmark, value_text};
 use crate::harness::format::{count, percent, short_commit};
 use crate::harness::history::{CPU, HistoryFlag, MetricKind, Verdict, WALL};
 use crate::harness::kernels;

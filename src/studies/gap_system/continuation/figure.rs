@@ -9,7 +9,7 @@ use crate::harness::table::Table;
 use crate::integrators::event_driven::continuation::PointKind;
 
 use super::branch::{ORBITS, kind_of, pieces};
-use super::{SWEEP_DOWN, SWEEP_UP};
+use super::sweep::{SWEEP_DOWN, SWEEP_UP};
 
 /// `branch.csv` from the `orbits` table: `frequency,amplitude,stable`
 /// first (the fixed interface), then the multipliers and the rest.

@@ -16,6 +16,8 @@ pub mod figure;
 pub mod spec;
 pub mod sweep;
 
+use sweep::{SWEEP_DOWN, SWEEP_UP};
+
 use crate::error::{InputError, SolverError};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{
@@ -25,11 +27,6 @@ use crate::harness::study::{
 use crate::harness::study::{Provides, names};
 
 use spec::ContinuationConfig;
-
-/// Label of the upward sweep.
-pub const SWEEP_UP: &str = "sweep-up";
-/// Label of the downward sweep.
-pub const SWEEP_DOWN: &str = "sweep-down";
 
 /// The study: one case.
 pub struct ContinuationStudy {

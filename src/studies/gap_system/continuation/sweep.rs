@@ -27,6 +27,11 @@ use crate::studies::gap_system::run::integrate;
 
 use super::spec::ContinuationConfig;
 
+/// Label of the upward sweep.
+pub const SWEEP_UP: &str = "sweep-up";
+/// Label of the downward sweep.
+pub const SWEEP_DOWN: &str = "sweep-down";
+
 /// The settled response at one frequency.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SweepPoint {

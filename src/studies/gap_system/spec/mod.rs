@@ -16,7 +16,7 @@ use crate::problem::GapSystem;
 mod memory;
 mod system;
 
-use system::{ExcitationToml, SystemToml, build_system};
+use system::{ExcitationToml, SystemToml, build_system, vector};
 
 /// Integration methods of this kind.
 pub const METHODS: [&str; 2] = ["newmark-lcp", "newmark-ssn"];
@@ -199,51 +199,6 @@ pub struct CaseConfig {
 }
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
-
-pub(super) fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f64>, InputError> {
-    if v.len() != n {
-        return Err(ctx.err(
-            key,
-            format!("{v:?}"),
-            format!("an array of {n} numbers (one per DOF)"),
-        ));
-    }
-    for (i, x) in v.iter().enumerate() {
-        ctx.finite(&format!("{key}[{i}]"), *x)?;
-    }
-    Ok(v.to_vec())
-}
-
-pub(super) fn square(
-    ctx: &Ctx,
-    key: &str,
-    rows: &[Vec<f64>],
-    n: Option<usize>,
-) -> Result<Vec<Vec<f64>>, InputError> {
-    let size = n.unwrap_or(rows.len());
-    let ok = rows.len() == size && size > 0 && rows.iter().all(|r| r.len() == size);
-    if !ok {
-        return Err(ctx.err(
-            key,
-            format!(
-                "{} rows of lengths {:?}",
-                rows.len(),
-                rows.iter().map(Vec::len).collect::<Vec<_>>()
-            ),
-            format!(
-                "a square {0} x {0} matrix as nested arrays (row-major){1}",
-                if size == 0 { 1 } else { size },
-                n.map(|_| ", the size of `mass`").unwrap_or("")
-            ),
-        ));
-    }
-    for (i, r) in rows.iter().enumerate() {
-        for (j, v) in r.iter().enumerate() {
-            ctx.finite(&format!("{key}[{i}][{j}]"), *v)?;
-        }
-    }
-    Ok(rows.to_vec())
-}
 
 /// Parses and validates one case table.
 pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, InputError> {

@@ -4,11 +4,11 @@
 use serde::Deserialize;
 use sprs::TriMat;
 
-use super::{Ctx, square, vector};
 use crate::error::InputError;
 use crate::models::gap_system::Chain;
 use crate::problem::{GapSprings, GapSystem, Harmonic};
 use crate::sparse::{csr_from_rows, to_dense};
+use crate::studies::keys::KeyCtx as Ctx;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -374,4 +374,51 @@ fn semidefinite(ctx: &Ctx, key: &str, a: &[Vec<f64>]) -> Result<(), InputError> 
         ));
     }
     Ok(())
+}
+
+/// A vector of `n` finite numbers at `key`.
+pub(super) fn vector(ctx: &Ctx, key: &str, v: &[f64], n: usize) -> Result<Vec<f64>, InputError> {
+    if v.len() != n {
+        return Err(ctx.err(
+            key,
+            format!("{v:?}"),
+            format!("an array of {n} numbers (one per DOF)"),
+        ));
+    }
+    for (i, x) in v.iter().enumerate() {
+        ctx.finite(&format!("{key}[{i}]"), *x)?;
+    }
+    Ok(v.to_vec())
+}
+
+/// A square matrix of finite numbers at `key` (of size `n` when given).
+pub(super) fn square(
+    ctx: &Ctx,
+    key: &str,
+    rows: &[Vec<f64>],
+    n: Option<usize>,
+) -> Result<Vec<Vec<f64>>, InputError> {
+    let size = n.unwrap_or(rows.len());
+    let ok = rows.len() == size && size > 0 && rows.iter().all(|r| r.len() == size);
+    if !ok {
+        return Err(ctx.err(
+            key,
+            format!(
+                "{} rows of lengths {:?}",
+                rows.len(),
+                rows.iter().map(Vec::len).collect::<Vec<_>>()
+            ),
+            format!(
+                "a square {0} x {0} matrix as nested arrays (row-major){1}",
+                if size == 0 { 1 } else { size },
+                n.map(|_| ", the size of `mass`").unwrap_or("")
+            ),
+        ));
+    }
+    for (i, r) in rows.iter().enumerate() {
+        for (j, v) in r.iter().enumerate() {
+            ctx.finite(&format!("{key}[{i}][{j}]"), *v)?;
+        }
+    }
+    Ok(rows.to_vec())
 }
