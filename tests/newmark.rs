@@ -2,6 +2,7 @@
 //! equation exactly, the linear case matches the closed form at second order,
 //! and Bossak (alpha_b < 0) stays second order.
 
+use contact_harness::fixtures::gap::sdof;
 use contact_harness::integrators::newmark::{
     self, DenseLcpStep, NewmarkParams, Recording, StepSolver, Trajectory,
 };
@@ -10,41 +11,18 @@ use contact_harness::problem::{GapSprings, GapSystem, Harmonic};
 use contact_harness::sparse::{csr_from_rows, to_dense};
 use nalgebra::DVector;
 
-fn sdof(c: f64, gap: Option<(f64, f64)>, f: f64, omega: f64) -> GapSystem {
-    let (dirs, gaps, ks) = match gap {
-        Some((g, k)) => (csr_from_rows(&[vec![1.0]]), vec![g], vec![k]),
-        None => (sprs::CsMat::zero((0, 1)), vec![], vec![]),
-    };
-    GapSystem {
-        mass: csr_from_rows(&[vec![1.0]]),
-        damping: csr_from_rows(&[vec![c]]),
-        stiffness: csr_from_rows(&[vec![1.0]]),
-        springs: GapSprings {
-            directions: dirs,
-            gaps,
-            stiffness: ks,
-        },
-        excitation: Harmonic {
-            amplitude: vec![f],
-            omega,
-        },
-    }
-}
-
 fn params(dt: f64, t_end: f64, alpha_b: f64) -> NewmarkParams {
     NewmarkParams {
         dt,
         steps: (t_end / dt).round() as usize,
         alpha_b,
         output_every: 1,
-        lcp_solver: LcpSolverKind::Lemke,
-        lcp_options: LcpOptions::default(),
     }
 }
 
 fn run(system: &GapSystem, p: &NewmarkParams, x0: f64, v0: f64) -> Trajectory {
     let k_eff = newmark::effective_stiffness(system, p);
-    let mut step = DenseLcpStep::new(system, &k_eff, p.lcp_solver, p.lcp_options.clone())
+    let mut step = DenseLcpStep::new(system, &k_eff, LcpSolverKind::Lemke, LcpOptions::default())
         .expect("K_eff invertible");
     newmark::integrate(
         system,
@@ -293,7 +271,7 @@ fn every_step_is_graded_by_the_residual_of_its_equation() {
         matches!(err, contact_harness::error::SolverError::Residual { .. }),
         "{err}"
     );
-    let mut exact = DenseLcpStep::new(&system, &k_eff, p.lcp_solver, p.lcp_options.clone())
+    let mut exact = DenseLcpStep::new(&system, &k_eff, LcpSolverKind::Lemke, LcpOptions::default())
         .expect("K_eff invertible");
     let (_, stats) = newmark::integrate(
         &system,

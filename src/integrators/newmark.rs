@@ -48,10 +48,6 @@ pub struct NewmarkParams {
     pub alpha_b: f64,
     /// Store every `output_every`-th step (1 = every step).
     pub output_every: usize,
-    /// LCP solver of each step.
-    pub lcp_solver: LcpSolverKind,
-    /// Its options.
-    pub lcp_options: LcpOptions,
 }
 
 impl NewmarkParams {

@@ -495,28 +495,10 @@ fn step_factor(err: f64, after_rejection: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{AsFirstOrder, GapSprings, GapSystem, Harmonic, SecondOrderSystem};
-    use crate::sparse::csr_from_rows;
+    use crate::problem::{AsFirstOrder, GapSystem, SecondOrderSystem};
 
     fn oscillator(gap_stiffness: Option<f64>) -> GapSystem {
-        let (directions, gaps, stiffness) = match gap_stiffness {
-            Some(k) => (csr_from_rows(&[vec![1.0]]), vec![0.0], vec![k]),
-            None => (sprs::CsMat::zero((0, 1)), vec![], vec![]),
-        };
-        GapSystem {
-            mass: csr_from_rows(&[vec![1.0]]),
-            damping: csr_from_rows(&[vec![0.0]]),
-            stiffness: csr_from_rows(&[vec![1.0]]),
-            springs: GapSprings {
-                directions,
-                gaps,
-                stiffness,
-            },
-            excitation: Harmonic {
-                amplitude: vec![0.0],
-                omega: 0.0,
-            },
-        }
+        crate::fixtures::gap::sdof(0.0, gap_stiffness.map(|k| (0.0, k)), 0.0, 0.0)
     }
 
     fn run(system: &GapSystem, h: f64, t_end: f64) -> Vec<f64> {

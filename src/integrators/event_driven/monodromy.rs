@@ -327,42 +327,12 @@ pub fn finite_difference_jacobian(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{GapSprings, Harmonic};
-    use crate::sparse::csr_from_rows;
 
     fn sdof(omega: f64) -> GapSystem {
-        GapSystem {
-            mass: csr_from_rows(&[vec![1.0]]),
-            damping: csr_from_rows(&[vec![0.1]]),
-            stiffness: csr_from_rows(&[vec![1.0]]),
-            springs: GapSprings {
-                directions: csr_from_rows(&[vec![1.0]]),
-                gaps: vec![0.5],
-                stiffness: vec![4.0],
-            },
-            excitation: Harmonic {
-                amplitude: vec![0.15],
-                omega,
-            },
-        }
+        crate::fixtures::gap::sdof(0.1, Some((0.5, 4.0)), 0.15, omega)
     }
 
-    fn two_dof(omega: f64) -> GapSystem {
-        GapSystem {
-            mass: csr_from_rows(&[vec![2.0, 0.0], vec![0.0, 1.0]]),
-            damping: csr_from_rows(&[vec![0.1, -0.05], vec![-0.05, 0.2]]),
-            stiffness: csr_from_rows(&[vec![3.0, -1.0], vec![-1.0, 1.0]]),
-            springs: GapSprings {
-                directions: csr_from_rows(&[vec![1.0, 0.0], vec![-1.0, 1.0]]),
-                gaps: vec![0.1, 0.3],
-                stiffness: vec![5.0, 2.0],
-            },
-            excitation: Harmonic {
-                amplitude: vec![0.7, -0.4],
-                omega,
-            },
-        }
-    }
+    use crate::fixtures::gap::two_dof;
 
     /// The exact derivatives against central differences, on states that
     /// switch springs during the period.

@@ -321,24 +321,9 @@ impl Regime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{GapSprings, Harmonic};
-    use crate::sparse::csr_from_rows;
 
     fn two_dof() -> GapSystem {
-        GapSystem {
-            mass: csr_from_rows(&[vec![2.0, 0.0], vec![0.0, 1.0]]),
-            damping: csr_from_rows(&[vec![0.1, -0.05], vec![-0.05, 0.2]]),
-            stiffness: csr_from_rows(&[vec![3.0, -1.0], vec![-1.0, 1.0]]),
-            springs: GapSprings {
-                directions: csr_from_rows(&[vec![1.0, 0.0], vec![-1.0, 1.0]]),
-                gaps: vec![0.1, 0.3],
-                stiffness: vec![5.0, 2.0],
-            },
-            excitation: Harmonic {
-                amplitude: vec![0.7, -0.4],
-                omega: 1.3,
-            },
-        }
+        crate::fixtures::gap::two_dof(1.3)
     }
 
     /// M⁻¹ (F cos wt - C v - K x - Dᵀ k max(0, D x - g)), evaluated directly.

@@ -15,6 +15,7 @@
 
 pub mod continuation;
 pub mod kernels;
+pub mod method;
 pub mod run;
 pub mod spec;
 mod spectral;
@@ -27,6 +28,7 @@ use crate::harness::study::{
     CaseOutput, Measures, MethodOutput, ReferenceOutput, Scalar, Study, StudySummary,
 };
 use crate::harness::study::{Provides, names};
+use method::GapMethod;
 
 use spec::CaseConfig;
 
@@ -81,18 +83,11 @@ const COUNTER_DOCS: [(&str, &str); 10] = [
     ),
 ];
 
-crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.method.clone(), describe }
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.method.name().to_string(), describe }
 
 /// The report's line on method `m`.
 fn describe(m: &spec::MethodConfig) -> String {
-    if m.method == "newmark-ssn" {
-        "Bossak-Newmark, step equation by sparse semi-smooth Newton".into()
-    } else {
-        format!(
-            "Bossak-Newmark, Yu's dense LCP per step by `{}`",
-            m.lcp_solver.name()
-        )
-    }
+    m.method.describe(m.lcp_solver)
 }
 
 impl CaseKind for CaseConfig {
@@ -102,8 +97,11 @@ impl CaseKind for CaseConfig {
     fn default_baseline(study: &Cases<Self>) -> Option<String> {
         let all = study.cases.iter().flat_map(|c| &c.methods);
         all.clone()
-            .find(|m| m.method == "newmark-lcp" && m.lcp_solver == crate::lcp::LcpSolverKind::Lemke)
-            .or_else(|| all.clone().find(|m| m.method == "newmark-lcp"))
+            .find(|m| {
+                m.method == GapMethod::NewmarkLcp
+                    && m.lcp_solver == crate::lcp::LcpSolverKind::Lemke
+            })
+            .or_else(|| all.clone().find(|m| m.method == GapMethod::NewmarkLcp))
             .map(|m| m.label.clone())
     }
 

@@ -10,10 +10,7 @@ use crate::harness::study::{
 };
 use crate::harness::table::Table;
 use crate::integrators::event_driven::{self, EventDrivenOptions};
-use crate::integrators::newmark::{
-    self, DenseLcpStep, NewmarkParams, SparseNewtonStep, StepSolver, StepStats, Trajectory,
-};
-use crate::lcp::LcpSolverKind;
+use crate::integrators::newmark::{self, NewmarkParams, StepStats, Trajectory};
 use crate::studies::gap_system::spec::{CaseConfig, MethodConfig};
 
 /// Runs method `method` over the whole case: its series, its own scalars
@@ -105,11 +102,7 @@ pub const MAX_ENVELOPE_ROWS: usize = 10_000;
 
 /// The name of the counter of the step solver's iterations.
 pub fn iterations_counter(method: &MethodConfig) -> &'static str {
-    match (method.method.as_str(), method.lcp_solver) {
-        ("newmark-ssn", _) => "newton_iterations",
-        (_, LcpSolverKind::Lemke) => "lcp_pivots",
-        _ => "lcp_iterations",
-    }
+    method.method.iterations_counter(method.lcp_solver)
 }
 
 fn counters(stats: &StepStats, method: &MethodConfig) -> Vec<(String, f64)> {
@@ -135,28 +128,12 @@ pub(crate) fn integrate(
         steps: cfg.steps,
         alpha_b: cfg.alpha_b,
         output_every: cfg.output_every,
-        lcp_solver: method.lcp_solver,
-        lcp_options: method.lcp_options.clone(),
     };
     let on_progress = |k: usize| progress.inc(k as u64);
-    let mut step: Box<dyn StepSolver> = match method.method.as_str() {
-        "newmark-lcp" => {
-            let k_eff = newmark::effective_stiffness(&cfg.system, &params);
-            Box::new(DenseLcpStep::new(
-                &cfg.system,
-                &k_eff,
-                params.lcp_solver,
-                params.lcp_options.clone(),
-            )?)
-        }
-        "newmark-ssn" => {
-            let k_eff = newmark::effective_stiffness_sparse(&cfg.system, &params);
-            Box::new(SparseNewtonStep::new(&cfg.system, &k_eff)?)
-        }
-        other => {
-            return Err(SolverError::other(other, "unknown method"));
-        }
-    };
+    let mut step =
+        method
+            .method
+            .step_solver(&cfg.system, &params, method.lcp_solver, &method.lcp_options)?;
     newmark::integrate(
         &cfg.system,
         &params,

@@ -7,9 +7,6 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::studies::keys::KeyCtx;
 
-/// The `method` names, in the order error messages list them.
-pub const METHODS: [&str; 3] = ["moreau", "rk4", "dopri5"];
-
 /// The time integration of a method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {
@@ -24,6 +21,9 @@ pub enum Integrator {
 }
 
 impl Integrator {
+    /// Every integrator, in the order error messages list them.
+    pub const ALL: [Integrator; 3] = [Integrator::Moreau, Integrator::Rk4, Integrator::Dopri5];
+
     /// The spec name.
     pub fn name(self) -> &'static str {
         match self {
@@ -35,16 +35,16 @@ impl Integrator {
 
     /// The integrator named `name` at `<at>.method`.
     pub(crate) fn parse(ctx: &KeyCtx, at: &str, name: &str) -> Result<Integrator, InputError> {
-        match name {
-            "moreau" => Ok(Integrator::Moreau),
-            "rk4" => Ok(Integrator::Rk4),
-            "dopri5" => Ok(Integrator::Dopri5),
-            other => Err(ctx.err(
-                &format!("{at}.method"),
-                format!("\"{other}\""),
-                crate::studies::keys::one_of(&METHODS),
-            )),
-        }
+        Self::ALL
+            .into_iter()
+            .find(|i| i.name() == name)
+            .ok_or_else(|| {
+                ctx.err(
+                    &format!("{at}.method"),
+                    format!("\"{name}\""),
+                    crate::studies::keys::one_of(&Self::ALL.map(Self::name)),
+                )
+            })
     }
 }
 

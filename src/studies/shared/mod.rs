@@ -5,13 +5,16 @@
 //! cam angle, and what captions name; [`valve`]: the `[spring]` and
 //! `[cam]` tables and the contact-and-stepping keys of the valve-spring
 //! and valvetrain kinds; [`seat_force`]: their seat-force error measures
-//! and the spring's quasi-static curve; [`span`]: the step, span and
+//! and the spring's quasi-static curve; [`like_for_like`]: their one
+//! reference loop (the fine NCP run, each penalty model converged, each
+//! method graded against its own); [`span`]: the step, span and
 //! sampling of the slider-crank and stick-slip kinds; [`slope`]: a
 //! method's log-log slope over the cases as a study scalar.
 
 pub(crate) mod figures;
 pub(crate) mod friction;
 pub(crate) mod friction_method;
+pub(crate) mod like_for_like;
 pub(crate) mod seat_force;
 pub(crate) mod slope;
 pub(crate) mod span;

@@ -16,13 +16,51 @@ use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valve_spring::{CamLift, Spring, SpringParams};
 use crate::studies::keys::KeyCtx as Ctx;
 
-/// The methods both kinds have.
-pub const METHODS: [&str; 2] = ["ncp-bdf", "penalty-bdf"];
+/// The methods of the valve-spring and valvetrain kinds, parsed once
+/// from their spec names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValveMethod {
+    /// Signorini contact as an NCP, this crate's BDF, semi-smooth Newton.
+    NcpBdf,
+    /// Spring-damper contact elements, this crate's BDF, Newton.
+    PenaltyBdf,
+    /// The penalty model on diffsol's variable-order BDF.
+    PenaltyDiffsolBdf,
+    /// The penalty model on diffsol's SDIRK (TR-BDF2 tableau).
+    PenaltyDiffsolSdirk,
+}
 
-/// Whether a method integrates with diffsol (its own error control,
-/// always adaptive, its own order).
-pub fn is_diffsol(name: &str) -> bool {
-    name.starts_with("penalty-diffsol")
+impl ValveMethod {
+    /// The methods both kinds have.
+    pub const SHARED: [ValveMethod; 2] = [ValveMethod::NcpBdf, ValveMethod::PenaltyBdf];
+
+    /// The valve-spring kind's: [`Self::SHARED`] and the penalty model on
+    /// diffsol's integrators (`integrators::diffsol_penalty`).
+    pub const ALL: [ValveMethod; 4] = [
+        ValveMethod::NcpBdf,
+        ValveMethod::PenaltyBdf,
+        ValveMethod::PenaltyDiffsolBdf,
+        ValveMethod::PenaltyDiffsolSdirk,
+    ];
+
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValveMethod::NcpBdf => "ncp-bdf",
+            ValveMethod::PenaltyBdf => "penalty-bdf",
+            ValveMethod::PenaltyDiffsolBdf => "penalty-diffsol-bdf",
+            ValveMethod::PenaltyDiffsolSdirk => "penalty-diffsol-sdirk",
+        }
+    }
+
+    /// Whether the method integrates with diffsol (its own error control,
+    /// always adaptive, its own order).
+    pub fn is_diffsol(self) -> bool {
+        matches!(
+            self,
+            ValveMethod::PenaltyDiffsolBdf | ValveMethod::PenaltyDiffsolSdirk
+        )
+    }
 }
 
 /// The `[spring]` table.
@@ -121,8 +159,8 @@ pub(crate) struct MethodToml {
 /// A method's name, contact model and stepping.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ContactMethod {
-    /// One of the kind's method names.
-    pub name: &'static str,
+    /// One of the kind's methods.
+    pub method: ValveMethod,
     /// The contact model.
     pub contact: ContactModel,
     /// The stepping.
@@ -166,34 +204,35 @@ where
 }
 
 /// One method's contact model and stepping from its keys (`raw`, falling
-/// back to `base`) at `at`; `ks` is the default NCP constant, `names` the
-/// method names the kind accepts ([`METHODS`], or the valve-spring kind's
-/// with diffsol's).
+/// back to `base`) at `at`; `ks` is the default NCP constant, `methods`
+/// those the kind accepts ([`ValveMethod::SHARED`], or the valve-spring
+/// kind's [`ValveMethod::ALL`]).
 pub(crate) fn method(
     ctx: &Ctx,
     at: &str,
     (raw, base): (&MethodToml, &MethodToml),
     ks: f64,
-    names: &[&'static str],
+    methods: &[ValveMethod],
 ) -> Result<ContactMethod, InputError> {
     let key = |k: &str| format!("{at}.{k}");
-    let allowed = || crate::studies::keys::one_of(names);
+    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    let allowed = || crate::studies::keys::one_of(&names);
     let name = raw
         .method
         .clone()
         .or(base.method.clone())
         .ok_or_else(|| ctx.missing(&key("method"), allowed()))?;
-    let Some(&name) = names.iter().find(|m| **m == name) else {
+    let Some(&method) = methods.iter().find(|m| m.name() == name) else {
         return Err(ctx.err(&key("method"), format!("\"{name}\""), allowed()));
     };
-    let stepping = stepping(ctx, at, name, (raw, base))?;
-    let contact = if name == "ncp-bdf" {
+    let stepping = stepping(ctx, at, method, (raw, base))?;
+    let contact = if method == ValveMethod::NcpBdf {
         ncp(ctx, at, (raw, base), ks)?
     } else {
-        penalty(ctx, at, name, (raw, base))?
+        penalty(ctx, at, method.name(), (raw, base))?
     };
     Ok(ContactMethod {
-        name,
+        method,
         contact,
         stepping,
     })
@@ -204,12 +243,13 @@ pub(crate) fn method(
 fn stepping(
     ctx: &Ctx,
     at: &str,
-    name: &str,
+    method: ValveMethod,
     (raw, base): (&MethodToml, &MethodToml),
 ) -> Result<Stepping, InputError> {
     let key = |k: &str| format!("{at}.{k}");
     let pick = |a: Option<f64>, b: Option<f64>| a.or(b);
-    if is_diffsol(name) {
+    let name = method.name();
+    if method.is_diffsol() {
         // diffsol's methods choose their order and step themselves.
         if raw.adaptive == Some(false) {
             return Err(ctx.err(
@@ -226,11 +266,11 @@ fn stepping(
             ));
         }
     }
-    let adaptive = is_diffsol(name)
+    let adaptive = method.is_diffsol()
         || raw
             .adaptive
             .or(base.adaptive)
-            .unwrap_or(name == "penalty-bdf");
+            .unwrap_or(method == ValveMethod::PenaltyBdf);
     let dt = match pick(raw.dt, base.dt) {
         Some(v) => ctx.positive(&key("dt"), v)?,
         None => return Err(ctx.missing(&key("dt"), "the step (first step when adaptive) [s]")),
@@ -240,7 +280,7 @@ fn stepping(
         if let Some(o) = raw
             .order
             .or(base.order)
-            .filter(|&o| o != 2 && !is_diffsol(name))
+            .filter(|&o| o != 2 && !method.is_diffsol())
         {
             return Err(ctx.err(&key("order"), o, "2 (the adaptive BDF is of order 2)"));
         }

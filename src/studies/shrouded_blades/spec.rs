@@ -13,7 +13,7 @@ use crate::studies::shared::friction::{FrictionSpec, LawToml, law};
 use crate::studies::shared::friction_method::{FrictionMethod, IntegratorToml, steps};
 
 /// The integration methods of this kind.
-pub use crate::studies::shared::friction_method::{Integrator, METHODS};
+pub use crate::studies::shared::friction_method::Integrator;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -188,7 +188,10 @@ impl CaseKind for CaseConfig {
             )),
             cost_keys: vec!["integrator.dt".into(), "integrator.tolerance".into()],
             step_keys: vec!["integrator.dt".into()],
-            method_cost_keys: vec![("dopri5".into(), "integrator.tolerance".into())],
+            method_cost_keys: vec![(
+                spec::Integrator::Dopri5.name().into(),
+                "integrator.tolerance".into(),
+            )],
         }
     }
 

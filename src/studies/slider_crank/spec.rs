@@ -19,9 +19,6 @@ use crate::multibody::{
 };
 use crate::studies::shared::span::Span;
 
-/// The integration methods of this kind.
-pub const METHODS: [&str; 3] = ["rk4", "dopri5", "dopri5-fixed"];
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CaseToml {
@@ -168,6 +165,9 @@ impl Integrator {
         }
     }
 
+    /// Every integrator, in the order messages list them.
+    pub const ALL: [Integrator; 3] = [Integrator::Rk4, Integrator::Dopri5, Integrator::Dopri5Fixed];
+
     /// The spec name.
     pub fn name(self) -> &'static str {
         match self {
@@ -307,16 +307,16 @@ fn formulation(ctx: &Ctx, key: &str, name: Option<&str>) -> Result<Formulation, 
 }
 
 fn integrator(ctx: &Ctx, key: &str, name: &str) -> Result<Integrator, InputError> {
-    match name {
-        "rk4" => Ok(Integrator::Rk4),
-        "dopri5" => Ok(Integrator::Dopri5),
-        "dopri5-fixed" => Ok(Integrator::Dopri5Fixed),
-        other => Err(ctx.err(
-            key,
-            format!("\"{other}\""),
-            crate::studies::keys::one_of(&METHODS),
-        )),
-    }
+    Integrator::ALL
+        .into_iter()
+        .find(|i| i.name() == name)
+        .ok_or_else(|| {
+            ctx.err(
+                key,
+                format!("\"{name}\""),
+                crate::studies::keys::one_of(&Integrator::ALL.map(Integrator::name)),
+            )
+        })
 }
 
 fn baumgarte(

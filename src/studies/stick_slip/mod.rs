@@ -166,7 +166,10 @@ impl CaseKind for CaseConfig {
         let mut cost_keys: Vec<String> =
             vec!["integrator.dt".into(), "integrator.tolerance".into()];
         cost_keys.extend(method_cost_keys.iter().map(|(_, k)| k.clone()));
-        method_cost_keys.push(("dopri5".into(), "integrator.tolerance".into()));
+        method_cost_keys.push((
+            Integrator::Dopri5.name().into(),
+            "integrator.tolerance".into(),
+        ));
         Measures {
             error: Some((
                 "cycle_error".into(),

@@ -17,7 +17,7 @@ use crate::studies::shared::span::Span;
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
 
 /// The integration methods of this kind.
-pub use crate::studies::shared::friction_method::{Integrator, METHODS};
+pub use crate::studies::shared::friction_method::Integrator;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -155,8 +155,10 @@ fn integrator(
     law: &FrictionSpec,
 ) -> Result<Integrator, InputError> {
     let default = match law {
-        FrictionSpec::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }) => "moreau",
-        _ => "dopri5",
+        FrictionSpec::Memoryless(l) if matches!(l.class(), LawClass::SetValued { .. }) => {
+            Integrator::Moreau.name()
+        }
+        _ => Integrator::Dopri5.name(),
     };
     let name = raw.method.as_deref().unwrap_or(default);
     let integrator = Integrator::parse(ctx, at, name)?;

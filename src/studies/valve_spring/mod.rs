@@ -15,32 +15,66 @@ pub mod spec;
 mod summary;
 
 use crate::error::SolverError;
-use crate::harness::checks::curve_difference;
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
     CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
 };
 use crate::harness::study::{Provides, names};
+use crate::harness::table::Table;
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 
 use spec::CaseConfig;
 
-use crate::studies::shared::seat_force;
-pub use crate::studies::shared::seat_force::penalty_reference_name;
+use crate::studies::shared::like_for_like::{self, Graded, LikeForLike};
+use crate::studies::shared::seat_force::{self, WindowMeasure};
+use crate::studies::shared::valve::ValveMethod;
 
-/// The label whose converged-reference table a penalty method of the case
-/// is measured against: the first penalty method with the same contact
-/// model (k_p, c_p), whatever its integrator (one converged reference per
-/// model, shared by this crate's BDF and diffsol's methods).
-pub fn reference_label(cfg: &CaseConfig, label: &str) -> String {
-    let Some(m) = cfg.methods.iter().find(|m| m.label == label) else {
-        return label.to_string();
-    };
-    cfg.methods
-        .iter()
-        .find(|o| matches!(o.contact, ContactModel::Penalty { .. }) && o.contact == m.contact)
-        .map_or(label, |o| o.label.as_str())
-        .to_string()
+/// The like-for-like grading's view of a case: its methods (a penalty
+/// model is its contact model: this crate's BDF and diffsol's methods of
+/// one k_p share its converged reference), the fine NCP run, each
+/// penalty model converged, the seat force's windows and its pointwise
+/// error.
+impl LikeForLike for CaseConfig {
+    fn graded(&self) -> Vec<Graded<'_>> {
+        self.methods
+            .iter()
+            .map(|m| Graded {
+                label: &m.label,
+                contact: m.contact,
+                model: String::new(),
+            })
+            .collect()
+    }
+
+    fn ncp_reference(&self, dt: f64) -> Result<(Table, String), String> {
+        let doc = format!("fine reference: NCP-BDF2 at dt = {dt:e} s");
+        Ok((run::reference(self, dt)?, doc))
+    }
+
+    fn penalty_reference(&self, i: usize, tol: f64) -> Result<(Table, String), String> {
+        let m = &self.methods[i];
+        let ContactModel::Penalty { stiffness, damping } = m.contact else {
+            return Err(format!("{} is not a penalty method", m.label));
+        };
+        let doc = format!(
+            "converged reference of {}: the same penalty model (k_p = {stiffness:e} N/m, c_p = {damping:.4e} N s/m) by adaptive BDF2 at tolerance {tol:e}",
+            m.label
+        );
+        Ok((run::penalty_reference(self, m.contact, tol)?, doc))
+    }
+
+    fn measure(&self) -> WindowMeasure<'_> {
+        WindowMeasure {
+            column: "seat_force",
+            quantity: "seat force",
+            intervals: (self.error_window / self.output_interval).round() as usize,
+            window: self.error_window,
+        }
+    }
+
+    fn pointwise_column(&self) -> Option<&str> {
+        Some("seat_force")
+    }
 }
 
 const COUNTER_DOCS: [(&str, &str); 8] = [
@@ -75,19 +109,19 @@ const COUNTER_DOCS: [(&str, &str); 8] = [
     ),
 ];
 
-crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.name.to_string(), describe }
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.method.name().to_string(), describe }
 
 /// The report's line on method `m`.
 fn describe(m: &spec::MethodConfig) -> String {
-    match (m.name, m.stepping) {
-        ("ncp-bdf", Stepping::Fixed { order, .. }) => format!(
+    match (m.method, m.stepping) {
+        (ValveMethod::NcpBdf, Stepping::Fixed { order, .. }) => format!(
             "Signorini as an NCP (max function), BDF{order} with a fixed step, semi-smooth Newton with sparse LU"
         ),
-        ("ncp-bdf", Stepping::Adaptive { .. }) => "Signorini as an NCP, variable-step BDF2 with error control, semi-smooth Newton".into(),
-        ("penalty-diffsol-bdf", _) => "spring-damper contact elements, diffsol's variable-order (1-5) variable-step BDF with its error control, Newton with dense LU".into(),
-        ("penalty-diffsol-sdirk", _) => "spring-damper contact elements, diffsol's SDIRK (TR-BDF2 tableau) with its error control, Newton with dense LU".into(),
-        (_, Stepping::Adaptive { .. }) => "spring-damper contact elements, variable-step BDF2 with error control, Newton".into(),
-        (_, Stepping::Fixed { order, .. }) => format!("spring-damper contact elements, BDF{order} with a fixed step, Newton"),
+        (ValveMethod::NcpBdf, Stepping::Adaptive { .. }) => "Signorini as an NCP, variable-step BDF2 with error control, semi-smooth Newton".into(),
+        (ValveMethod::PenaltyDiffsolBdf, _) => "spring-damper contact elements, diffsol's variable-order (1-5) variable-step BDF with its error control, Newton with dense LU".into(),
+        (ValveMethod::PenaltyDiffsolSdirk, _) => "spring-damper contact elements, diffsol's SDIRK (TR-BDF2 tableau) with its error control, Newton with dense LU".into(),
+        (ValveMethod::PenaltyBdf, Stepping::Adaptive { .. }) => "spring-damper contact elements, variable-step BDF2 with error control, Newton".into(),
+        (ValveMethod::PenaltyBdf, Stepping::Fixed { order, .. }) => format!("spring-damper contact elements, BDF{order} with a fixed step, Newton"),
     }
 }
 
@@ -97,7 +131,7 @@ impl CaseKind for CaseConfig {
     /// The spring-damper contact elements: the approach the paper compares
     /// its NCP method against.
     fn default_baseline(study: &Cases<Self>) -> Option<String> {
-        study.baseline_or_first(|m| m.name == "penalty-bdf")
+        study.baseline_or_first(|m| m.method == ValveMethod::PenaltyBdf)
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
@@ -194,30 +228,13 @@ impl CaseKind for CaseConfig {
         let mut tables = vec![CaseTable {
             what: "static".into(),
             doc: "quasi-static force-deflection curve from the free length (Lemke on the contact LCP at each deflection)".into(),
-            table: run::static_curve(&cfg.spring, cfg.statics.0, cfg.statics.1).map_err(fail)?,
+            table: seat_force::static_curve(&cfg.spring, cfg.statics.0, cfg.statics.1).map_err(fail)?,
         }];
         if let Some(dt) = cfg.reference_dt {
-            tables.push(CaseTable {
-                what: "reference".into(),
-                doc: format!("fine reference: NCP-BDF2 at dt = {dt:e} s"),
-                table: run::reference(cfg, dt).map_err(fail)?,
-            });
-            // Each penalty method's own converged answer (issue of like
-            // for like: its discretisation error is measured against its
-            // own model, the model gap against the NCP reference).
-            let tol = cfg.reference_penalty_tolerance;
-            for m in &cfg.methods {
-                if reference_label(cfg, &m.label) != m.label {
-                    continue;
-                }
-                if let ContactModel::Penalty { stiffness, damping } = m.contact {
-                    tables.push(CaseTable {
-                        what: penalty_reference_name(&m.label),
-                        doc: format!("converged reference of {}: the same penalty model (k_p = {stiffness:e} N/m, c_p = {damping:.4e} N s/m) by adaptive BDF2 at tolerance {tol:e}", m.label),
-                        table: run::penalty_reference(cfg, m.contact, tol).map_err(fail)?,
-                    });
-                }
-            }
+            tables.extend(
+                like_for_like::reference_tables(cfg, dt, cfg.reference_penalty_tolerance)
+                    .map_err(fail)?,
+            );
         }
         Ok(ReferenceOutput {
             tables,
@@ -231,46 +248,7 @@ impl CaseKind for CaseConfig {
 
     fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        let measure = run::WindowMeasure {
-            column: "seat_force",
-            quantity: "seat force",
-            intervals: (cfg.error_window / cfg.output_interval).round() as usize,
-            window: cfg.error_window,
-        };
-        if let Some(r) = reference
-            && let Some(ncp) = r.table("reference").map(|t| &t.table)
-        {
-            for (m, config) in methods.iter_mut().zip(&cfg.methods) {
-                let label = m.plan.label.clone();
-                let Ok(run) = &mut m.outcome else { continue };
-                let own_label = reference_label(cfg, &label);
-                let Some((own, own_doc)) = run::own_reference(&own_label, config.contact, ncp, r)
-                else {
-                    continue;
-                };
-                let d = curve_difference(&run.output.series, own, "seat_force", None).map_err(
-                    |message| {
-                        SolverError::other(
-                            label.clone(),
-                            format!("comparing with the reference: {message}"),
-                        )
-                    },
-                )?;
-                run.output.scalars.push(Scalar::new(
-                    "pointwise_error_seat_force",
-                    d.max_abs,
-                    format!("max |seat force - {own_doc}| over the output intervals' means [N]"),
-                ));
-                let errors = run::like_for_like_errors(
-                    &run.output.series,
-                    (own, own_doc),
-                    ncp,
-                    config.contact,
-                    &measure,
-                );
-                run.output.scalars.extend(errors);
-            }
-        }
+        like_for_like::grade(cfg, reference, methods)?;
         let sp = &cfg.spring;
         let p = &sp.params;
         let chain = sp.chain_frequencies().first().copied().unwrap_or(f64::NAN);
@@ -282,7 +260,7 @@ impl CaseKind for CaseConfig {
             &cfg.static_reference,
             reference.and_then(|r| r.table("static")),
         ) {
-            let e = run::static_error(&curve.table, file);
+            let e = seat_force::static_error(&curve.table, file);
             scalars.push(Scalar::new("static_max_error", e.0, "max |static seat force - the independent static curve| at its deflections within the computed range [N]"));
             scalars.push(Scalar::new(
                 "static_max_rel_error",

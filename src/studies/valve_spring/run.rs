@@ -12,10 +12,8 @@ use crate::integrators::diffsol_penalty::{self, DiffsolMethod, DiffsolSettings, 
 use crate::models::valve_spring::Spring;
 use crate::problem::ContactSystemState;
 use crate::studies::shared::seat_force::chain_matrix;
-pub use crate::studies::shared::seat_force::{
-    WindowMeasure, interval_means, like_for_like_errors, own_reference, resample, static_curve,
-    static_error, window_error,
-};
+use crate::studies::shared::seat_force::{interval_means, resample};
+use crate::studies::shared::valve::ValveMethod;
 use crate::studies::valve_spring::spec::{CaseConfig, MethodConfig};
 
 /// What every accepted step records.
@@ -115,11 +113,11 @@ const DENSE_SAMPLES: f64 = 32.0;
 
 /// The integrator of a method: this crate's BDF (`bdf_contact`) or one of
 /// diffsol's (the penalty model only).
-fn engine(name: &str) -> Option<DiffsolMethod> {
-    match name {
-        "penalty-diffsol-bdf" => Some(DiffsolMethod::Bdf),
-        "penalty-diffsol-sdirk" => Some(DiffsolMethod::TrBdf2),
-        _ => None,
+fn engine(method: ValveMethod) -> Option<DiffsolMethod> {
+    match method {
+        ValveMethod::PenaltyDiffsolBdf => Some(DiffsolMethod::Bdf),
+        ValveMethod::PenaltyDiffsolSdirk => Some(DiffsolMethod::TrBdf2),
+        ValveMethod::NcpBdf | ValveMethod::PenaltyBdf => None,
     }
 }
 
@@ -291,7 +289,7 @@ fn converged(
 
 /// Runs method `m` of the case.
 pub fn run_method(cfg: &CaseConfig, m: &MethodConfig) -> Result<MethodOutput, SolverError> {
-    let (trace, stats) = integrate(cfg, m.contact, m.stepping, engine(m.name))
+    let (trace, stats) = integrate(cfg, m.contact, m.stepping, engine(m.method))
         .map_err(|message| SolverError::other(m.label.clone(), message))?;
     let at = output_times(cfg);
     let seat = interval_means(&trace.t, &trace.seat, &at);

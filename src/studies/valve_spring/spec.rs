@@ -9,19 +9,10 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valve_spring::{CamLift, Spring};
+use crate::studies::shared::valve::ValveMethod;
 use crate::studies::shared::valve::{self, CamToml, MethodToml, ReferenceToml, SpringToml};
 
 pub(crate) use crate::studies::keys::KeyCtx as Ctx;
-
-/// The methods of this kind: [`valve::METHODS`] and the penalty model on
-/// diffsol's integrators (`integrators::diffsol_penalty`): its
-/// variable-order BDF and its SDIRK (TR-BDF2 tableau).
-pub const VALVE_SPRING_METHODS: [&str; 4] = [
-    "ncp-bdf",
-    "penalty-bdf",
-    "penalty-diffsol-bdf",
-    "penalty-diffsol-sdirk",
-];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,8 +62,8 @@ struct StaticsToml {
 pub struct MethodConfig {
     /// Label.
     pub label: String,
-    /// One of [`VALVE_SPRING_METHODS`].
-    pub name: &'static str,
+    /// One of [`ValveMethod::ALL`].
+    pub method: ValveMethod,
     /// The contact model.
     pub contact: ContactModel,
     /// The stepping.
@@ -136,10 +127,10 @@ fn method(
     (raw, base): (&MethodToml, &MethodToml),
     ks: f64,
 ) -> Result<MethodConfig, InputError> {
-    let m = valve::method(ctx, at, (raw, base), ks, &VALVE_SPRING_METHODS)?;
+    let m = valve::method(ctx, at, (raw, base), ks, &ValveMethod::ALL)?;
     Ok(MethodConfig {
-        label: label.unwrap_or(m.name).to_string(),
-        name: m.name,
+        label: label.unwrap_or(m.method.name()).to_string(),
+        method: m.method,
         contact: m.contact,
         stepping: m.stepping,
     })

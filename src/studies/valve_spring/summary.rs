@@ -10,6 +10,7 @@ use crate::integrators::bdf_contact::ContactModel;
 use crate::studies::shared::figures::{
     CamCurves, against_cam_angle, case_text, count_word, method_labels,
 };
+use crate::studies::shared::seat_force;
 use crate::studies::shared::slope::method_slope;
 use crate::studies::valve_spring::spec::CaseConfig;
 
@@ -188,11 +189,7 @@ fn peer(
             matches!(m.contact, ContactModel::Penalty { stiffness, .. } if (stiffness - kp).abs() <= 1e-9 * kp)
         });
         let Some(own_ref) = own
-            .and_then(|m| {
-                o.table(&crate::studies::valve_spring::penalty_reference_name(
-                    &m.label,
-                ))
-            })
+            .and_then(|m| o.table(&seat_force::penalty_reference_name(&m.label)))
             .and_then(|t| t.table.values("seat_force"))
         else {
             summary.notes.push(format!(
@@ -201,8 +198,8 @@ fn peer(
             continue;
         };
         // The peer's samples at the reference's times.
-        let at = crate::studies::valve_spring::run::resample(pt, y, rt);
-        let error = crate::studies::valve_spring::run::window_error(&at, own_ref, w);
+        let at = seat_force::resample(pt, y, rt);
+        let error = seat_force::window_error(&at, own_ref, w);
         let peer_label = format!("{name} {method} k_p = {kp:e} rtol = {rtol:e}");
         summary.notes.push(format!(
             "{peer_label}: seat-force discretisation error {error:.3} N (window means, against our converged run of the same penalty model) in {cpu:.3} s CPU, {steps} steps (its run on this machine, reference-data/valve-spring/SOURCE.md)."

@@ -20,12 +20,13 @@ mod summary;
 use crate::error::SolverError;
 use crate::harness::kind::{CaseKind, Cases, Finished, Progress, Run, as_one_unit};
 use crate::harness::study::{
-    CaseOutput, CaseTable, Measures, MethodOutput, ReferenceOutput, Scalar, StudySummary,
+    CaseOutput, Measures, MethodOutput, Provides, ReferenceOutput, Scalar, StudySummary, names,
 };
-use crate::harness::study::{Provides, names};
+use crate::harness::table::Table;
 use crate::integrators::bdf_contact::{ContactModel, Stepping};
 use crate::models::valvetrain::SpringModel;
-use crate::studies::shared::seat_force;
+use crate::studies::shared::like_for_like::{self, Graded, LikeForLike};
+use crate::studies::shared::seat_force::{self, WindowMeasure};
 
 use spec::CaseConfig;
 
@@ -54,7 +55,7 @@ const COUNTER_DOCS: [(&str, &str); 7] = [
     ),
 ];
 
-crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.name.to_string(), describe }
+crate::harness::kind::described_methods! { CaseConfig, spec::MethodConfig, |m| m.method.name().to_string(), describe }
 
 /// The report's line on method `m`.
 fn describe(m: &spec::MethodConfig) -> String {
@@ -80,7 +81,9 @@ impl CaseKind for CaseConfig {
 
     /// Spring-damper contact, when a method uses it; else the first.
     fn default_baseline(study: &Cases<Self>) -> Option<String> {
-        study.baseline_or_first(|m| m.name == "penalty-bdf")
+        study.baseline_or_first(|m| {
+            m.method == crate::studies::shared::valve::ValveMethod::PenaltyBdf
+        })
     }
 
     fn provides(_study: &Cases<Self>) -> Provides {
@@ -200,27 +203,8 @@ impl CaseKind for CaseConfig {
             return Ok(ReferenceOutput::default());
         };
         let fail = |message: String| SolverError::other("reference", message);
-        let table = run::reference(cfg, dt).map_err(fail)?;
-        let mut tables = vec![CaseTable {
-            what: "reference".into(),
-            doc: format!(
-                "fine reference: NCP-BDF2, multi-mass spring with coil contact, dt = {dt:e} s"
-            ),
-            table,
-        }];
-        // Each penalty method's own converged answer: its accuracy is
-        // measured against its own model (like for like), the model gap
-        // against the NCP reference.
-        let tol = cfg.reference_penalty_tolerance;
-        for m in &cfg.methods {
-            if matches!(m.contact, ContactModel::Penalty { .. }) {
-                tables.push(CaseTable {
-                    what: seat_force::penalty_reference_name(&m.label),
-                    doc: format!("converged reference of {}: the same model ({}, penalty contact) by adaptive BDF2 at tolerance {tol:e}", m.label, m.model_name()),
-                    table: run::penalty_reference(cfg, m, tol).map_err(fail)?,
-                });
-            }
-        }
+        let tables = like_for_like::reference_tables(cfg, dt, cfg.reference_penalty_tolerance)
+            .map_err(fail)?;
         Ok(ReferenceOutput {
             tables,
             ..Default::default()
@@ -233,31 +217,7 @@ impl CaseKind for CaseConfig {
 
     fn finish(&self, Finished { reference, methods }: Finished) -> Run<Vec<Scalar>> {
         let cfg = self;
-        if let Some(r) = reference
-            && let Some(ncp) = r.table("reference").map(|t| &t.table)
-        {
-            let measure = seat_force::WindowMeasure {
-                column: "spring_seat_force",
-                quantity: "spring-seat force",
-                intervals: (cfg.error_window / cfg.output_interval()).round().max(1.0) as usize,
-                window: cfg.error_window,
-            };
-            for (m, config) in methods.iter_mut().zip(&cfg.methods) {
-                let Ok(run) = &mut m.outcome else { continue };
-                let Some(own) = seat_force::own_reference(&config.label, config.contact, ncp, r)
-                else {
-                    continue;
-                };
-                let errors = seat_force::like_for_like_errors(
-                    &run.output.series,
-                    own,
-                    ncp,
-                    config.contact,
-                    &measure,
-                );
-                run.output.scalars.extend(errors);
-            }
-        }
+        like_for_like::grade(cfg, reference, methods)?;
         let fail = |message: String| SolverError::other("analytic", message);
         let rigid = cfg
             .train(SpringModel::SingleMass, cfg.cam.cam_speed)
@@ -298,5 +258,49 @@ impl CaseKind for CaseConfig {
 
     fn summarize(study: &Cases<Self>, cases: &[CaseOutput]) -> StudySummary {
         summary::summarize(&study.cases, cases)
+    }
+}
+
+/// The like-for-like grading's view of a case: its methods (a penalty
+/// model is its contact model and its spring model), the fine NCP run of
+/// the multi-mass spring with coil contact, each penalty model converged
+/// and the spring-seat force's windows.
+impl LikeForLike for CaseConfig {
+    fn graded(&self) -> Vec<Graded<'_>> {
+        self.methods
+            .iter()
+            .map(|m| Graded {
+                label: &m.label,
+                contact: m.contact,
+                model: format!("{:?}", m.model),
+            })
+            .collect()
+    }
+
+    fn ncp_reference(&self, dt: f64) -> Result<(Table, String), String> {
+        let doc =
+            format!("fine reference: NCP-BDF2, multi-mass spring with coil contact, dt = {dt:e} s");
+        Ok((run::reference(self, dt)?, doc))
+    }
+
+    fn penalty_reference(&self, i: usize, tol: f64) -> Result<(Table, String), String> {
+        let m = &self.methods[i];
+        let doc = format!(
+            "converged reference of {}: the same model ({}, penalty contact) by adaptive BDF2 at tolerance {tol:e}",
+            m.label,
+            m.model_name()
+        );
+        Ok((run::penalty_reference(self, m, tol)?, doc))
+    }
+
+    fn measure(&self) -> WindowMeasure<'_> {
+        WindowMeasure {
+            column: "spring_seat_force",
+            quantity: "spring-seat force",
+            intervals: (self.error_window / self.output_interval())
+                .round()
+                .max(1.0) as usize,
+            window: self.error_window,
+        }
     }
 }

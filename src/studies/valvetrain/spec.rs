@@ -101,7 +101,7 @@ pub struct MethodConfig {
     /// Label.
     pub label: String,
     /// `ncp-bdf` or `penalty-bdf`.
-    pub name: &'static str,
+    pub method: crate::studies::shared::valve::ValveMethod,
     /// The spring model.
     pub model: SpringModel,
     /// The contact model (every contact: cam, seat and coils).
@@ -240,11 +240,11 @@ fn method(
         at,
         (&raw.contact_keys(), &base.contact_keys()),
         ks,
-        &vs::METHODS,
+        &vs::ValveMethod::SHARED,
     )?;
     Ok(MethodConfig {
-        label: label.unwrap_or(m.name).to_string(),
-        name: m.name,
+        label: label.unwrap_or(m.method.name()).to_string(),
+        method: m.method,
         model: spring_model(ctx, at, raw, base)?,
         contact: m.contact,
         stepping: m.stepping,

@@ -1,22 +1,7 @@
 use super::*;
-use crate::problem::{GapSprings, Harmonic};
-use crate::sparse::csr_from_rows;
 
 fn sdof() -> GapSystem {
-    GapSystem {
-        mass: csr_from_rows(&[vec![1.0]]),
-        damping: csr_from_rows(&[vec![0.1]]),
-        stiffness: csr_from_rows(&[vec![1.0]]),
-        springs: GapSprings {
-            directions: csr_from_rows(&[vec![1.0]]),
-            gaps: vec![0.5],
-            stiffness: vec![4.0],
-        },
-        excitation: Harmonic {
-            amplitude: vec![0.15],
-            omega: 1.0,
-        },
-    }
+    crate::fixtures::gap::sdof(0.1, Some((0.5, 4.0)), 0.15, 1.0)
 }
 
 #[test]

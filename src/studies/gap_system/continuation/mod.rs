@@ -79,10 +79,10 @@ impl Study for ContinuationStudy {
             .iter()
             .map(|(label, dir)| MethodPlan {
                 label: (*label).into(),
-                method: m.method.clone(),
+                method: m.method.name().to_string(),
                 doc: format!(
                     "Bossak-Newmark (`{}`) sweeping omega {dir}, each frequency settled from the previous one's final state",
-                    m.method
+                    m.method.name()
                 ),
             })
             .collect()

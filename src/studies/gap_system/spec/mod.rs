@@ -12,6 +12,7 @@ use crate::error::InputError;
 use crate::integrators::newmark::Recording;
 use crate::lcp::{LcpOptions, LcpSolverKind};
 use crate::problem::GapSystem;
+use crate::studies::gap_system::method::GapMethod;
 
 mod memory;
 mod system;
@@ -19,7 +20,6 @@ mod system;
 use system::{ExcitationToml, SystemToml, build_system, vector};
 
 /// Integration methods of this kind.
-pub const METHODS: [&str; 2] = ["newmark-lcp", "newmark-ssn"];
 
 /// Largest system the event-driven reference accepts (dense expm of size 2n + 3).
 pub const MAX_EXACT_DOFS: usize = 40;
@@ -128,8 +128,8 @@ struct ReferenceToml {
 pub struct MethodConfig {
     /// Label: the table name (`<case>.<label>.csv`) and the timings.csv method.
     pub label: String,
-    /// Method name (one of [`METHODS`]).
-    pub method: String,
+    /// The integrator.
+    pub method: GapMethod,
     /// LCP solver of each step.
     pub lcp_solver: LcpSolverKind,
     /// Its tolerance and iteration limit.
@@ -505,16 +505,14 @@ fn lcp_solver(ctx: &Ctx, key: &str, name: Option<&str>) -> Result<LcpSolverKind,
     })
 }
 
-fn method_name(ctx: &Ctx, key: &str, name: &str) -> Result<String, InputError> {
-    if METHODS.contains(&name) {
-        Ok(name.to_string())
-    } else {
-        Err(ctx.err(
+fn method_name(ctx: &Ctx, key: &str, name: &str) -> Result<GapMethod, InputError> {
+    GapMethod::parse(name).ok_or_else(|| {
+        ctx.err(
             key,
             format!("\"{name}\""),
-            crate::studies::keys::one_of(&METHODS),
-        ))
-    }
+            crate::studies::keys::one_of(&GapMethod::names()),
+        )
+    })
 }
 
 /// A dense method whose matrices would not fit the machine is bad input:
@@ -528,8 +526,7 @@ fn refuse_oversized_dense(
     let need = memory::dense_lcp_bytes(n, m);
     let have = memory::machine_bytes().unwrap_or(memory::FALLBACK_LIMIT);
     for (i, method) in methods.iter().enumerate() {
-        if method.method != "newmark-lcp" || method.max_dofs.is_some_and(|m| n > m) || need <= have
-        {
+        if !method.method.is_dense() || method.max_dofs.is_some_and(|m| n > m) || need <= have {
             continue;
         }
         let key = if i == 0 {
@@ -587,8 +584,8 @@ fn lcp_options(
 
 fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, InputError> {
     let primary = MethodConfig {
-        label: method_name(ctx, "integrator.method", &integ.method)?,
-        method: integ.method.clone(),
+        label: integ.method.clone(),
+        method: method_name(ctx, "integrator.method", &integ.method)?,
         lcp_solver: lcp_solver(ctx, "integrator.lcp_solver", integ.lcp_solver.as_deref())?,
         lcp_options: lcp_options(
             ctx,
@@ -605,10 +602,10 @@ fn methods(ctx: &Ctx, integ: &IntegratorToml) -> Result<Vec<MethodConfig>, Input
         let method = method_name(ctx, &key("method"), &v.method)?;
         let solver = lcp_solver(ctx, &key("lcp_solver"), v.lcp_solver.as_deref())?;
         let label = v.label.clone().unwrap_or_else(|| {
-            if method == "newmark-lcp" {
-                format!("{method}-{}", solver.name())
+            if method.is_dense() {
+                format!("{}-{}", method.name(), solver.name())
             } else {
-                method.clone()
+                method.name().to_string()
             }
         });
         if !crate::studies::keys::is_label(&label) || label == "exact" {
