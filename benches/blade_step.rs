@@ -25,22 +25,28 @@ const DT: f64 = 1e-6;
 
 fn laws() -> Vec<(&'static str, FrictionLaw)> {
     vec![
-        ("constant", FrictionLaw::Constant { mu: 0.2 }),
+        ("constant", FrictionLaw::constant(0.2)),
         (
             "tanh",
-            FrictionLaw::Tanh(Tanh {
-                static_coefficient: 0.2,
-                sharpness: 2e4,
-            }),
+            FrictionLaw::Regularized(
+                Tanh {
+                    static_coefficient: 0.2,
+                    sharpness: 2e4,
+                }
+                .into(),
+            ),
         ),
-        ("adams", FrictionLaw::Adams(Adams::seed(0.2))),
+        ("adams", FrictionLaw::Regularized(Adams::seed(0.2).into())),
         (
             "ansys",
-            FrictionLaw::AnsysExponential(AnsysExponential {
-                kinetic_coefficient: 0.2,
-                static_ratio: 2.0,
-                decay: 2.0,
-            }),
+            FrictionLaw::Exponential(
+                AnsysExponential {
+                    kinetic_coefficient: 0.2,
+                    static_ratio: 2.0,
+                    decay: 2.0,
+                }
+                .into(),
+            ),
         ),
     ]
 }

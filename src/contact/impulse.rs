@@ -293,10 +293,13 @@ mod tests {
     use crate::contact::friction::{Coulomb, Tanh};
 
     fn coulomb() -> FrictionLaw {
-        FrictionLaw::Coulomb(Coulomb {
-            static_coefficient: 0.15,
-            kinetic_coefficient: 0.1,
-        })
+        FrictionLaw::SetValued(
+            Coulomb {
+                static_coefficient: 0.15,
+                kinetic_coefficient: 0.1,
+            }
+            .into(),
+        )
     }
 
     /// On a line: inside the cone the impulse stops the slip exactly;
@@ -319,10 +322,13 @@ mod tests {
     /// end slip: P = -pn f(s), s = b + g P.
     #[test]
     fn a_regularised_law_is_its_implicit_force() {
-        let law = FrictionLaw::Tanh(Tanh {
-            static_coefficient: 0.2,
-            sharpness: 100.0,
-        });
+        let law = FrictionLaw::Regularized(
+            Tanh {
+                static_coefficient: 0.2,
+                sharpness: 100.0,
+            }
+            .into(),
+        );
         for (b, stick) in [(0.01, None), (-0.03, None)] {
             let t = line_impulse(&law, stick, 0.5, b, 2.0).unwrap();
             assert!(!t.stick);
@@ -359,11 +365,14 @@ mod tests {
     #[test]
     fn a_frozen_coefficient_holds_the_slip_impulse_at_pn_mu() {
         use crate::contact::friction::AnsysExponential;
-        let law = FrictionLaw::AnsysExponential(AnsysExponential {
-            kinetic_coefficient: 0.2,
-            static_ratio: 2.0,
-            decay: 2000.0,
-        });
+        let law = FrictionLaw::Exponential(
+            AnsysExponential {
+                kinetic_coefficient: 0.2,
+                static_ratio: 2.0,
+                decay: 2000.0,
+            }
+            .into(),
+        );
         let gt = [[0.5, 0.1], [0.1, 0.4]];
         let (b, pn) = ([0.3, -0.2], 2.0);
         let mu = law.coefficient(1e-4);

@@ -87,6 +87,33 @@ pub fn time_method(
     Ok(MethodRun { output, timing })
 }
 
+/// CPU seconds per time step, `cpu_s / steps`: `None` when the method has no
+/// `steps` counter, or it is not positive, or the CPU time is not finite.
+pub fn cpu_per_step(t: &Timing) -> Option<f64> {
+    let steps = t.counter("steps")?;
+    (steps > 0.0 && t.cpu_s.is_finite()).then(|| t.cpu_s / steps)
+}
+
+/// The speed-up of each timing of one case over the baseline's timing in
+/// that case: `cpu_s(baseline) / cpu_s(this)`, given only when both took the
+/// same (positive) number of steps, so that it is also the per-step ratio.
+/// `None` for runs with other steps (adaptive methods), without a baseline
+/// run, or with a non-finite time.
+pub fn speedups<'a>(
+    timings: impl Iterator<Item = &'a Timing> + Clone,
+    baseline: Option<&str>,
+) -> Vec<Option<f64>> {
+    let base = baseline.and_then(|b| timings.clone().find(|t| t.method == b));
+    timings
+        .map(|t| {
+            let base = base?;
+            let (sb, st) = (base.counter("steps")?, t.counter("steps")?);
+            let ok = sb == st && sb > 0.0 && base.cpu_s.is_finite() && t.cpu_s > 0.0;
+            ok.then(|| base.cpu_s / t.cpu_s)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,31 +157,4 @@ mod tests {
         assert!(run.timing.cpu_s_spread >= 0.0);
         assert_eq!(run.timing.counter("steps"), Some(5.0));
     }
-}
-
-/// CPU seconds per time step, `cpu_s / steps`: `None` when the method has no
-/// `steps` counter, or it is not positive, or the CPU time is not finite.
-pub fn cpu_per_step(t: &Timing) -> Option<f64> {
-    let steps = t.counter("steps")?;
-    (steps > 0.0 && t.cpu_s.is_finite()).then(|| t.cpu_s / steps)
-}
-
-/// The speed-up of each timing of one case over the baseline's timing in
-/// that case: `cpu_s(baseline) / cpu_s(this)`, given only when both took the
-/// same (positive) number of steps, so that it is also the per-step ratio.
-/// `None` for runs with other steps (adaptive methods), without a baseline
-/// run, or with a non-finite time.
-pub fn speedups<'a>(
-    timings: impl Iterator<Item = &'a Timing> + Clone,
-    baseline: Option<&str>,
-) -> Vec<Option<f64>> {
-    let base = baseline.and_then(|b| timings.clone().find(|t| t.method == b));
-    timings
-        .map(|t| {
-            let base = base?;
-            let (sb, st) = (base.counter("steps")?, t.counter("steps")?);
-            let ok = sb == st && sb > 0.0 && base.cpu_s.is_finite() && t.cpu_s > 0.0;
-            ok.then(|| base.cpu_s / t.cpu_s)
-        })
-        .collect()
 }

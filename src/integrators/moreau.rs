@@ -80,9 +80,10 @@ pub struct MoreauState {
     pub load_work: f64,
     /// Work taken out by the contacts' tangential impulses at the theta
     /// point, -sum_j P_t,j . c_t,j(v_th) [J]: with theta = 1/2 it closes
-    /// the discrete energy balance exactly (E+ - E = load + support work
-    /// - damping work - this), where the law's dissipation at the end
-    /// velocity (`friction_work`) leaves the scheme's O(h) error.
+    /// the discrete energy balance exactly (E+ - E equals the load and
+    /// support works less the damping work and this), where the law's
+    /// dissipation at the end velocity (`friction_work`) leaves the
+    /// scheme's O(h) error.
     pub contact_dissipation: f64,
     /// Work of the moving supports, -sum_j P_j . w_j [J] (the belt's
     /// drive; zero without a [`MoreauProblem::contact_drift`]).

@@ -473,10 +473,7 @@ mod tests {
     }
 
     fn coulomb() -> crate::contact::friction::FrictionLaw {
-        crate::contact::friction::FrictionLaw::Coulomb(crate::contact::friction::Coulomb {
-            static_coefficient: 0.15,
-            kinetic_coefficient: 0.1,
-        })
+        crate::fixtures::belt::coulomb()
     }
 
     /// One step of the shared Moreau stepper on the belt from (x, v).

@@ -552,9 +552,9 @@ impl Graph {
         }
         let none = BTreeMap::new();
         if let Some(target) = module.reexports.get(item)
-            && let Some((to, is_module)) = self.resolve(m, target, &none, depth + 1)
+            && let Some((to, _)) = self.resolve(m, target, &none, depth + 1)
         {
-            return if is_module { to } else { to };
+            return to;
         }
         for glob in &module.globs {
             if let Some((g, true)) = self.resolve(m, glob, &none, depth + 1)

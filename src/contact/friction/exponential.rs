@@ -1,6 +1,9 @@
 //! Set-valued laws whose slipping coefficient decays exponentially from the
 //! static to the kinetic value: the ANSYS exponential law and a Stribeck
 //! law. At zero slip both stick up to f(0+).
+//!
+//! A law of this family is added in this file alone: its struct, its
+//! variant and arms in the family enum, its `From` into the family.
 
 /// The ANSYS exponential friction law (ANSYS Mechanical APDL contact
 /// technology guide, "exponential friction"; LS-DYNA's
@@ -64,5 +67,51 @@ impl Stribeck {
         let u = s / self.stribeck_speed;
         let r = u.powf(self.exponent);
         -(self.static_coefficient - self.kinetic_coefficient) * (-r).exp() * self.exponent * r / s
+    }
+}
+
+/// The set-valued laws whose slip coefficient decays exponentially: one
+/// family of [`super::FrictionLaw`]. A law of this family is added here
+/// alone (its variant and its arms below).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Exponential {
+    /// The ANSYS exponential law.
+    Ansys(AnsysExponential),
+    /// A Stribeck law.
+    Stribeck(Stribeck),
+}
+
+impl Exponential {
+    /// f(s).
+    pub fn coefficient(&self, s: f64) -> f64 {
+        match self {
+            Exponential::Ansys(l) => l.coefficient(s),
+            Exponential::Stribeck(l) => l.coefficient(s),
+        }
+    }
+
+    /// df/ds at s > 0.
+    pub fn slope(&self, s: f64) -> f64 {
+        match self {
+            Exponential::Ansys(l) => l.slope(s),
+            Exponential::Stribeck(l) => l.slope(s),
+        }
+    }
+
+    /// The sticking bound f(0+).
+    pub fn stick(&self) -> f64 {
+        self.coefficient(0.0)
+    }
+}
+
+impl From<AnsysExponential> for Exponential {
+    fn from(l: AnsysExponential) -> Self {
+        Exponential::Ansys(l)
+    }
+}
+
+impl From<Stribeck> for Exponential {
+    fn from(l: Stribeck) -> Self {
+        Exponential::Stribeck(l)
     }
 }

@@ -23,15 +23,15 @@
 //! Every coefficient is dimensionless; speeds in m/s; each parameter's
 //! unit, default and source is on its field.
 
-mod exponential;
+pub mod exponential;
 mod lugre;
-mod regularized;
-mod set_valued;
+pub mod regularized;
+pub mod set_valued;
 
-pub use exponential::{AnsysExponential, Stribeck};
+pub use exponential::*;
 pub use lugre::LuGre;
-pub use regularized::{Adams, MicroSlip, SmoothedCoulomb, Tanh};
-pub use set_valued::Coulomb;
+pub use regularized::*;
+pub use set_valued::*;
 
 /// How a law behaves at zero slip.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,71 +46,77 @@ pub enum LawClass {
 }
 
 /// A friction law without internal state: a coefficient f(s) of the slip
-/// speed s >= 0 (see the module doc).
+/// speed s >= 0 (see the module doc), by family; each family is an enum
+/// of its laws in its own file, so that a law is added to its family's
+/// file alone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FrictionLaw {
-    /// f = mu for s > 0, sticking up to mu (the seed's "constant f = 0.2").
-    Constant {
-        /// mu [-].
-        mu: f64,
-    },
-    /// Coulomb with static and kinetic coefficients.
-    Coulomb(Coulomb),
-    /// f = f_s tanh(k s).
-    Tanh(Tanh),
-    /// The MSC.ADAMS-type law.
-    Adams(Adams),
-    /// The micro-slip law.
-    MicroSlip(MicroSlip),
-    /// The ANSYS exponential law.
-    AnsysExponential(AnsysExponential),
-    /// A Stribeck law.
-    Stribeck(Stribeck),
+    /// Constant coefficient and Coulomb ([`set_valued`]).
+    SetValued(SetValued),
+    /// tanh, MSC.ADAMS-type, micro-slip ([`regularized`]).
+    Regularized(Regularized),
+    /// ANSYS exponential, Stribeck ([`exponential`]).
+    Exponential(Exponential),
+}
+
+impl From<SetValued> for FrictionLaw {
+    fn from(l: SetValued) -> Self {
+        FrictionLaw::SetValued(l)
+    }
+}
+
+impl From<Regularized> for FrictionLaw {
+    fn from(l: Regularized) -> Self {
+        FrictionLaw::Regularized(l)
+    }
+}
+
+impl From<Exponential> for FrictionLaw {
+    fn from(l: Exponential) -> Self {
+        FrictionLaw::Exponential(l)
+    }
 }
 
 impl FrictionLaw {
+    /// f = mu for s > 0, sticking up to mu (the seed's "constant").
+    pub fn constant(mu: f64) -> Self {
+        FrictionLaw::SetValued(SetValued::constant(mu))
+    }
+
     /// The coefficient f(s) at slip speed s >= 0 (for a set-valued law, at
     /// s = 0 the limit f(0+)).
     pub fn coefficient(&self, s: f64) -> f64 {
         match self {
-            FrictionLaw::Constant { mu } => *mu,
-            FrictionLaw::Coulomb(l) => l.coefficient(s),
-            FrictionLaw::Tanh(l) => l.coefficient(s),
-            FrictionLaw::Adams(l) => l.coefficient(s),
-            FrictionLaw::MicroSlip(l) => l.coefficient(s),
-            FrictionLaw::AnsysExponential(l) => l.coefficient(s),
-            FrictionLaw::Stribeck(l) => l.coefficient(s),
+            FrictionLaw::SetValued(l) => l.coefficient(s),
+            FrictionLaw::Regularized(l) => l.coefficient(s),
+            FrictionLaw::Exponential(l) => l.coefficient(s),
         }
     }
 
     /// df/ds at s > 0 (one-sided at kinks).
     pub fn slope(&self, s: f64) -> f64 {
         match self {
-            FrictionLaw::Constant { .. } | FrictionLaw::Coulomb(_) => 0.0,
-            FrictionLaw::Tanh(l) => l.slope(s),
-            FrictionLaw::Adams(l) => l.slope(s),
-            FrictionLaw::MicroSlip(l) => l.slope(s),
-            FrictionLaw::AnsysExponential(l) => l.slope(s),
-            FrictionLaw::Stribeck(l) => l.slope(s),
+            FrictionLaw::SetValued(l) => l.slope(s),
+            FrictionLaw::Regularized(l) => l.slope(s),
+            FrictionLaw::Exponential(l) => l.slope(s),
+        }
+    }
+
+    /// (mu_s, mu_k) of a Coulomb law (the constant law: mu_s = mu_k);
+    /// None for the other laws.
+    pub fn coulomb_coefficients(&self) -> Option<(f64, f64)> {
+        match self {
+            FrictionLaw::SetValued(l) => Some(l.static_and_kinetic()),
+            FrictionLaw::Regularized(_) | FrictionLaw::Exponential(_) => None,
         }
     }
 
     /// Regularised or set-valued.
     pub fn class(&self) -> LawClass {
         match self {
-            FrictionLaw::Constant { mu } => LawClass::SetValued { stick: *mu },
-            FrictionLaw::Coulomb(l) => LawClass::SetValued {
-                stick: l.static_coefficient,
-            },
-            FrictionLaw::AnsysExponential(l) => LawClass::SetValued {
-                stick: l.coefficient(0.0),
-            },
-            FrictionLaw::Stribeck(l) => LawClass::SetValued {
-                stick: l.coefficient(0.0),
-            },
-            FrictionLaw::Tanh(_) | FrictionLaw::Adams(_) | FrictionLaw::MicroSlip(_) => {
-                LawClass::Regularized
-            }
+            FrictionLaw::SetValued(l) => LawClass::SetValued { stick: l.stick() },
+            FrictionLaw::Exponential(l) => LawClass::SetValued { stick: l.stick() },
+            FrictionLaw::Regularized(_) => LawClass::Regularized,
         }
     }
 
@@ -168,33 +174,48 @@ mod tests {
 
     fn laws() -> Vec<FrictionLaw> {
         vec![
-            FrictionLaw::Constant { mu: 0.2 },
-            FrictionLaw::Coulomb(Coulomb {
-                static_coefficient: 0.15,
-                kinetic_coefficient: 0.1,
-            }),
-            FrictionLaw::Tanh(Tanh {
-                static_coefficient: 0.2,
-                sharpness: 2e4,
-            }),
-            FrictionLaw::Adams(Adams::seed(0.2)),
-            FrictionLaw::MicroSlip(MicroSlip {
-                static_coefficient: 0.4,
-                dynamic_coefficient: 0.2,
-                decay: 2.0,
-                critical_speed: 1e-3,
-            }),
-            FrictionLaw::AnsysExponential(AnsysExponential {
-                kinetic_coefficient: 0.2,
-                static_ratio: 2.0,
-                decay: 2.0,
-            }),
-            FrictionLaw::Stribeck(Stribeck {
-                static_coefficient: 0.15,
-                kinetic_coefficient: 0.1,
-                stribeck_speed: 1e-3,
-                exponent: 2.0,
-            }),
+            FrictionLaw::constant(0.2),
+            FrictionLaw::SetValued(
+                Coulomb {
+                    static_coefficient: 0.15,
+                    kinetic_coefficient: 0.1,
+                }
+                .into(),
+            ),
+            FrictionLaw::Regularized(
+                Tanh {
+                    static_coefficient: 0.2,
+                    sharpness: 2e4,
+                }
+                .into(),
+            ),
+            FrictionLaw::Regularized(Adams::seed(0.2).into()),
+            FrictionLaw::Regularized(
+                MicroSlip {
+                    static_coefficient: 0.4,
+                    dynamic_coefficient: 0.2,
+                    decay: 2.0,
+                    critical_speed: 1e-3,
+                }
+                .into(),
+            ),
+            FrictionLaw::Exponential(
+                AnsysExponential {
+                    kinetic_coefficient: 0.2,
+                    static_ratio: 2.0,
+                    decay: 2.0,
+                }
+                .into(),
+            ),
+            FrictionLaw::Exponential(
+                Stribeck {
+                    static_coefficient: 0.15,
+                    kinetic_coefficient: 0.1,
+                    stribeck_speed: 1e-3,
+                    exponent: 2.0,
+                }
+                .into(),
+            ),
         ]
     }
 
@@ -233,17 +254,20 @@ mod tests {
     /// vanishes at zero slip even for a set-valued law.
     #[test]
     fn planar_friction_opposes_the_slip() {
-        let law = FrictionLaw::Tanh(Tanh {
-            static_coefficient: 0.2,
-            sharpness: 2e4,
-        });
+        let law = FrictionLaw::Regularized(
+            Tanh {
+                static_coefficient: 0.2,
+                sharpness: 2e4,
+            }
+            .into(),
+        );
         let c = [3e-5, -4e-5];
         let t = law.planar_force(2.0, c);
         assert!(t[0] * c[0] + t[1] * c[1] < 0.0);
         let mag = t[0].hypot(t[1]);
         assert!((mag - 2.0 * law.coefficient(5e-5)).abs() < 1e-15);
         assert!((t[0] * c[1] - t[1] * c[0]).abs() < 1e-20, "parallel");
-        let coulomb = FrictionLaw::Constant { mu: 0.2 };
+        let coulomb = FrictionLaw::constant(0.2);
         assert_eq!(coulomb.planar_force(2.0, [0.0, 0.0]), [0.0, 0.0]);
         assert!((coulomb.planar_force(2.0, [1e-9, 0.0])[0] + 0.4).abs() < 1e-15);
     }

@@ -1,6 +1,9 @@
 //! Regularised friction laws: f(0) = 0 and f continuous, so the friction
 //! force is a function of the slip (the seed's tanh, MSC.ADAMS-type and
 //! micro-slip laws).
+//!
+//! A law of this family is added in this file alone: its struct, its
+//! variant and arms in the family enum, its `From` into the family.
 
 /// f = f_s tanh(k s) (the seed, after Bruha 2011).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,5 +141,55 @@ impl MicroSlip {
         } else {
             dh
         }
+    }
+}
+
+/// The regularised laws: one family of [`super::FrictionLaw`]. A law of
+/// this family is added here alone (its variant and its arms below).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Regularized {
+    /// f = f_s tanh(k s).
+    Tanh(Tanh),
+    /// The MSC.ADAMS-type law.
+    Adams(Adams),
+    /// The micro-slip law.
+    MicroSlip(MicroSlip),
+}
+
+impl Regularized {
+    /// f(s).
+    pub fn coefficient(&self, s: f64) -> f64 {
+        match self {
+            Regularized::Tanh(l) => l.coefficient(s),
+            Regularized::Adams(l) => l.coefficient(s),
+            Regularized::MicroSlip(l) => l.coefficient(s),
+        }
+    }
+
+    /// df/ds.
+    pub fn slope(&self, s: f64) -> f64 {
+        match self {
+            Regularized::Tanh(l) => l.slope(s),
+            Regularized::Adams(l) => l.slope(s),
+            Regularized::MicroSlip(l) => l.slope(s),
+        }
+    }
+}
+
+impl From<Tanh> for Regularized {
+    fn from(l: Tanh) -> Self {
+        Regularized::Tanh(l)
+    }
+}
+
+impl From<Adams> for Regularized {
+    fn from(l: Adams) -> Self {
+        Regularized::Adams(l)
+    }
+}
+
+impl From<MicroSlip> for Regularized {
+    fn from(l: MicroSlip) -> Self {
+        Regularized::MicroSlip(l)
     }
 }

@@ -479,7 +479,7 @@ impl BladePair {
 
     /// Kinetic + strain + penalty-spring energy [J].
     pub fn energy(&self, q: &[f64], v: &[f64]) -> f64 {
-        let law = crate::contact::friction::FrictionLaw::Constant { mu: 0.0 };
+        let law = crate::contact::friction::FrictionLaw::constant(0.0);
         let c: ContactTotals = self.contact.evaluate(&law, q, v, 0, None);
         self.kinetic_energy(v) + self.strain_energy(q) + c.potential
     }

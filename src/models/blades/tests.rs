@@ -10,40 +10,52 @@ use crate::studies::shrouded_blades::simulate::{BladeMethod, simulate};
 
 fn seed_laws() -> Vec<(&'static str, FrictionLaw)> {
     vec![
-        ("constant", FrictionLaw::Constant { mu: 0.2 }),
+        ("constant", FrictionLaw::constant(0.2)),
         (
             "tanh",
-            FrictionLaw::Tanh(Tanh {
-                static_coefficient: 0.2,
-                sharpness: 2e4,
-            }),
+            FrictionLaw::Regularized(
+                Tanh {
+                    static_coefficient: 0.2,
+                    sharpness: 2e4,
+                }
+                .into(),
+            ),
         ),
-        ("adams", FrictionLaw::Adams(Adams::seed(0.2))),
+        ("adams", FrictionLaw::Regularized(Adams::seed(0.2).into())),
         (
             "micro-slip",
-            FrictionLaw::MicroSlip(MicroSlip {
-                static_coefficient: 0.4,
-                dynamic_coefficient: 0.2,
-                decay: 2.0,
-                critical_speed: 1e-3,
-            }),
+            FrictionLaw::Regularized(
+                MicroSlip {
+                    static_coefficient: 0.4,
+                    dynamic_coefficient: 0.2,
+                    decay: 2.0,
+                    critical_speed: 1e-3,
+                }
+                .into(),
+            ),
         ),
         (
             "ansys",
-            FrictionLaw::AnsysExponential(AnsysExponential {
-                kinetic_coefficient: 0.2,
-                static_ratio: 2.0,
-                decay: 2.0,
-            }),
+            FrictionLaw::Exponential(
+                AnsysExponential {
+                    kinetic_coefficient: 0.2,
+                    static_ratio: 2.0,
+                    decay: 2.0,
+                }
+                .into(),
+            ),
         ),
     ]
 }
 
 fn tanh(k: f64) -> FrictionLaw {
-    FrictionLaw::Tanh(Tanh {
-        static_coefficient: 0.2,
-        sharpness: k,
-    })
+    FrictionLaw::Regularized(
+        Tanh {
+            static_coefficient: 0.2,
+            sharpness: k,
+        }
+        .into(),
+    )
 }
 
 fn max_abs(x: &[f64]) -> f64 {
@@ -138,7 +150,7 @@ fn action_equals_reaction() {
 /// F cos alpha is the compliance sharing between the blades.
 #[test]
 fn frictionless_static_equilibrium() {
-    let law = FrictionLaw::Constant { mu: 0.0 };
+    let law = FrictionLaw::constant(0.0);
     let p = BladePairParams {
         damping_ratios: [0.3, 0.3],
         ..Default::default()
@@ -241,11 +253,7 @@ fn energy_balance_dopri5() {
 #[test]
 fn energy_balance_moreau() {
     let m = BladePair::new(&BladePairParams::default()).expect("model");
-    for law in [
-        FrictionLaw::Constant { mu: 0.2 },
-        seed_laws()[4].1,
-        tanh(2e4),
-    ] {
+    for law in [FrictionLaw::constant(0.2), seed_laws()[4].1, tanh(2e4)] {
         let mut errors = Vec::new();
         for dt in [2e-6, 1e-6] {
             let mut st = MoreauStepper::new(&m, law, dt).expect("stepper");
@@ -309,7 +317,7 @@ fn moreau_sticks_below_and_slips_above() {
     // (ratio per patch, resultant ratio, sticking of loaded patches, loaded
     // patch-steps, friction work, max slip, final q).
     let run = |mu: f64| {
-        let mut st = MoreauStepper::new(&m, FrictionLaw::Constant { mu }, dt).expect("stepper");
+        let mut st = MoreauStepper::new(&m, FrictionLaw::constant(mu), dt).expect("stepper");
         let (q, v) = m.initial_state();
         let mut s = MoreauState::new(q, v, m.patch_count());
         let (mut rp, mut rr, mut stuck, mut loaded, mut slip) = (0.0f64, 0.0f64, 0, 0, 0.0f64);

@@ -27,6 +27,9 @@ pub enum GapMethod {
 }
 
 impl GapMethod {
+    /// The paper's method (Yu 2013), the default baseline.
+    pub const PAPER: GapMethod = GapMethod::NewmarkLcp;
+
     /// Every method, in the order messages list them.
     pub const ALL: [GapMethod; 2] = [GapMethod::NewmarkLcp, GapMethod::NewmarkSsn];
 

@@ -98,10 +98,9 @@ impl CaseKind for CaseConfig {
         let all = study.cases.iter().flat_map(|c| &c.methods);
         all.clone()
             .find(|m| {
-                m.method == GapMethod::NewmarkLcp
-                    && m.lcp_solver == crate::lcp::LcpSolverKind::Lemke
+                m.method == GapMethod::PAPER && m.lcp_solver == crate::lcp::LcpSolverKind::Lemke
             })
-            .or_else(|| all.clone().find(|m| m.method == GapMethod::NewmarkLcp))
+            .or_else(|| all.clone().find(|m| m.method == GapMethod::PAPER))
             .map(|m| m.label.clone())
     }
 

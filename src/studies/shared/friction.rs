@@ -202,31 +202,39 @@ impl LawKeys<'_> {
 fn coulomb(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
     k.unused("coulomb", raw, &["static", "kinetic"])?;
     let (mu_s, mu_k) = k.static_and_kinetic(raw, "mu_s > 0", "mu_k > 0, <= static")?;
-    Ok(FrictionLaw::Coulomb(Coulomb {
-        static_coefficient: mu_s,
-        kinetic_coefficient: mu_k,
-    }))
+    Ok(FrictionLaw::SetValued(
+        Coulomb {
+            static_coefficient: mu_s,
+            kinetic_coefficient: mu_k,
+        }
+        .into(),
+    ))
 }
 
 /// A constant coefficient, set-valued at zero slip.
 fn constant(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
     k.unused("constant", raw, &["static"])?;
-    Ok(FrictionLaw::Constant {
-        mu: k.need("static", raw.static_coefficient, "the coefficient f > 0")?,
-    })
+    Ok(FrictionLaw::constant(k.need(
+        "static",
+        raw.static_coefficient,
+        "the coefficient f > 0",
+    )?))
 }
 
 /// The regularised law f = f_s tanh(k v).
 fn tanh(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
     k.unused("tanh", raw, &["static", "sharpness"])?;
-    Ok(FrictionLaw::Tanh(Tanh {
-        static_coefficient: k.need("static", raw.static_coefficient, "f_s > 0")?,
-        sharpness: k.need(
-            "sharpness",
-            raw.sharpness,
-            "k > 0 [s/m] in f = f_s tanh(k v)",
-        )?,
-    }))
+    Ok(FrictionLaw::Regularized(
+        Tanh {
+            static_coefficient: k.need("static", raw.static_coefficient, "f_s > 0")?,
+            sharpness: k.need(
+                "sharpness",
+                raw.sharpness,
+                "k > 0 [s/m] in f = f_s tanh(k v)",
+            )?,
+        }
+        .into(),
+    ))
 }
 
 /// The ADAMS-type step law, B, C and E defaulting to the seed's.
@@ -241,16 +249,19 @@ fn adams(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
             "a number in (0, 2): f tends to f_s sin(C pi / 2) at high speed",
         ));
     }
-    Ok(FrictionLaw::Adams(Adams {
-        b: k.opt("b", raw.b, seed.b)?,
-        c,
-        e: match raw.e {
-            None => seed.e,
-            Some(e) if e.is_finite() && e <= 0.0 => e,
-            Some(e) => return Err(k.ctx.err(&k.key("e"), e, "a finite number <= 0")),
-        },
-        ..seed
-    }))
+    Ok(FrictionLaw::Regularized(
+        Adams {
+            b: k.opt("b", raw.b, seed.b)?,
+            c,
+            e: match raw.e {
+                None => seed.e,
+                Some(e) if e.is_finite() && e <= 0.0 => e,
+                Some(e) => return Err(k.ctx.err(&k.key("e"), e, "a finite number <= 0")),
+            },
+            ..seed
+        }
+        .into(),
+    ))
 }
 
 /// The micro-slip law: static and dynamic coefficients, decay and the
@@ -262,23 +273,29 @@ fn micro_slip(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
         &["static", "kinetic", "decay", "critical_speed"],
     )?;
     let (mu_s, mu_k) = k.static_and_kinetic(raw, "f_s > 0", "f_d > 0, <= static")?;
-    Ok(FrictionLaw::MicroSlip(MicroSlip {
-        static_coefficient: mu_s,
-        dynamic_coefficient: mu_k,
-        decay: k.need("decay", raw.decay, "d > 0 [s/m]")?,
-        critical_speed: k.opt("critical_speed", raw.critical_speed, 1e-3)?,
-    }))
+    Ok(FrictionLaw::Regularized(
+        MicroSlip {
+            static_coefficient: mu_s,
+            dynamic_coefficient: mu_k,
+            decay: k.need("decay", raw.decay, "d > 0 [s/m]")?,
+            critical_speed: k.opt("critical_speed", raw.critical_speed, 1e-3)?,
+        }
+        .into(),
+    ))
 }
 
 /// ANSYS's exponential decay law.
 fn ansys(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
     k.unused("ansys", raw, &["static", "kinetic", "decay"])?;
     let (mu_s, mu_k) = k.static_and_kinetic(raw, "mu_s > 0", "mu_k > 0, <= static")?;
-    Ok(FrictionLaw::AnsysExponential(AnsysExponential {
-        kinetic_coefficient: mu_k,
-        static_ratio: mu_s / mu_k,
-        decay: k.need("decay", raw.decay, "DC > 0 [s/m]")?,
-    }))
+    Ok(FrictionLaw::Exponential(
+        AnsysExponential {
+            kinetic_coefficient: mu_k,
+            static_ratio: mu_s / mu_k,
+            decay: k.need("decay", raw.decay, "DC > 0 [s/m]")?,
+        }
+        .into(),
+    ))
 }
 
 /// Stribeck's law, its exponent 2 when absent.
@@ -289,12 +306,15 @@ fn stribeck(k: &LawKeys, raw: &LawToml) -> Result<FrictionLaw, InputError> {
         &["static", "kinetic", "stribeck_speed", "exponent"],
     )?;
     let (mu_s, mu_k) = k.static_and_kinetic(raw, "mu_s > 0", "mu_k > 0, <= static")?;
-    Ok(FrictionLaw::Stribeck(Stribeck {
-        static_coefficient: mu_s,
-        kinetic_coefficient: mu_k,
-        stribeck_speed: k.need("stribeck_speed", raw.stribeck_speed, "v_s > 0 [m/s]")?,
-        exponent: k.opt("exponent", raw.exponent, 2.0)?,
-    }))
+    Ok(FrictionLaw::Exponential(
+        Stribeck {
+            static_coefficient: mu_s,
+            kinetic_coefficient: mu_k,
+            stribeck_speed: k.need("stribeck_speed", raw.stribeck_speed, "v_s > 0 [m/s]")?,
+            exponent: k.opt("exponent", raw.exponent, 2.0)?,
+        }
+        .into(),
+    ))
 }
 
 /// The LuGre law (Canudas de Wit et al. 1995), its bristle constants defaulting to the paper's.

@@ -26,7 +26,7 @@ pub const KERNELS: [Kernel; 1] = [Kernel {
 /// borrows it; the kernel process ends after one kernel).
 fn moreau_step() -> Result<Work, String> {
     let model: &'static BladePair = Box::leak(Box::new(fixture::pair()?));
-    let law = FrictionLaw::Constant { mu: 0.2 };
+    let law = FrictionLaw::constant(0.2);
     let mut stepper = MoreauStepper::new(model, law, DT)?;
     let (q, v) = model.initial_state();
     let mut state = MoreauState::new(q, v, model.patch_count());

@@ -318,7 +318,7 @@ pub fn run_method(
                 },
             };
             // The Moreau law is not used by an ODE run.
-            let unused = crate::contact::friction::FrictionLaw::Constant { mu: 0.0 };
+            let unused = crate::contact::friction::FrictionLaw::constant(0.0);
             (unused, Start::Ode(&ode, y), driven)
         }
     };

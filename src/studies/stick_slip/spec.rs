@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::contact::friction::{FrictionLaw, LawClass};
+use crate::contact::friction::LawClass;
 use crate::error::InputError;
 use crate::models::belt::Belt;
 use crate::studies::shared::friction::FrictionSpec;
@@ -251,11 +251,8 @@ fn reference(
     methods: &[MethodConfig],
 ) -> Result<Reference, InputError> {
     let coulomb = match methods[0].law {
-        FrictionSpec::Memoryless(FrictionLaw::Coulomb(c)) => {
-            Some((c.static_coefficient, c.kinetic_coefficient))
-        }
-        FrictionSpec::Memoryless(FrictionLaw::Constant { mu }) => Some((mu, mu)),
-        _ => None,
+        FrictionSpec::Memoryless(law) => law.coulomb_coefficients(),
+        FrictionSpec::LuGre(_) => None,
     };
     let given = raw.static_coefficient.is_some() || raw.kinetic.is_some();
     let method = raw

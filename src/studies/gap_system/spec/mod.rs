@@ -19,8 +19,6 @@ mod system;
 
 use system::{ExcitationToml, SystemToml, build_system, vector};
 
-/// Integration methods of this kind.
-
 /// Largest system the event-driven reference accepts (dense expm of size 2n + 3).
 pub const MAX_EXACT_DOFS: usize = 40;
 
@@ -536,7 +534,7 @@ fn refuse_oversized_dense(
         };
         return Err(ctx.err(
             &key,
-            "\"newmark-lcp\"",
+            format!("\"{}\"", method.method.name()),
             format!(
                 "a method that fits this machine: the dense LCP step for n = {n} DOFs and m = {m} gap springs needs about {} \
                  (8 bytes x (2 n^2 + 4 n m + 2 m^2): K_eff and its LU, D, D^T, K_eff^-1 D^T, the LCP matrix and the solver's workspace), \
