@@ -76,11 +76,12 @@ pub fn cpu_at(curve: &[(f64, f64)], e: f64) -> Option<f64> {
 /// `(error, cpu_baseline / cpu_method)`.
 pub fn equal_accuracy_speedups(baseline: &[(f64, f64)], method: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let (b, m) = (curve(baseline), curve(method));
-    let (Some(b0), Some(m0), Some(b1), Some(m1)) = (b.first(), m.first(), b.last(), m.last())
+    let (Some(b0), Some(m0), Some(br), Some(mr)) =
+        (b.first(), m.first(), reach(baseline), reach(method))
     else {
         return Vec::new();
     };
-    let (lo, hi) = (b0.0.max(m0.0), b1.0.min(m1.0));
+    let (lo, hi) = (b0.0.max(m0.0), br.min(mr));
     if lo > hi {
         return Vec::new();
     }
@@ -96,8 +97,29 @@ pub fn equal_accuracy_speedups(baseline: &[(f64, f64)], method: &[(f64, f64)]) -
     levels.dedup_by(|later, earlier| (*later - *earlier).abs() <= 1e-9 * earlier.abs());
     levels
         .into_iter()
-        .filter_map(|e| Some((e, cpu_at(&b, e)? / cpu_at(&m, e)?)))
+        .filter_map(|e| Some((e, cost_at(&b, br, e)? / cost_at(&m, mr, e)?)))
         .collect()
+}
+
+/// The largest error of the valid runs of a curve: up to it, the curve's
+/// cheapest run reaches the accuracy (its error is smaller still).
+fn reach(points: &[(f64, f64)]) -> Option<f64> {
+    points
+        .iter()
+        .filter(|(e, t)| *e > 0.0 && *t > 0.0 && e.is_finite() && t.is_finite())
+        .map(|p| p.0)
+        .max_by(f64::total_cmp)
+}
+
+/// The CPU time of `front` at error `e`: interpolated on the front, and,
+/// between the front's largest error and the curve's `reach`, that of the
+/// front's cheapest run (a dominated run of larger error costs more; the
+/// cost of an accuracy is that of the cheapest run reaching it).
+fn cost_at(front: &[(f64, f64)], reach: f64, e: f64) -> Option<f64> {
+    match front.last() {
+        Some(last) if e > last.0 && e <= reach => Some(last.1),
+        _ => cpu_at(front, e),
+    }
 }
 
 #[cfg(test)]
@@ -127,6 +149,25 @@ mod tests {
         // 8e-3 at 0.13 s is beaten by 7.5e-3 at 0.06 s.
         let c = curve(&[(1e-2, 0.03), (8e-3, 0.13), (7.5e-3, 0.06), (1e-4, 1.0)]);
         assert_eq!(c, vec![(1e-4, 1.0), (7.5e-3, 0.06), (1e-2, 0.03)]);
+    }
+
+    /// A run that costs more than a finer one (timing noise at the cheap
+    /// end) leaves the front but not the curve's reach: the accuracy it
+    /// reached costs what the finer, cheaper run costs.
+    #[test]
+    fn a_dominated_coarse_run_keeps_the_curve_reaching_its_error() {
+        // Baseline: its coarsest run (4e-4) is dominated by the 1e-4 run.
+        let base = [(1e-6, 100.0), (1e-5, 10.0), (1e-4, 1.0), (4e-4, 1.2)];
+        // Method: from 3e-4 up.
+        let method = [(3e-4, 0.1), (1e-2, 0.01)];
+        let s = equal_accuracy_speedups(&base, &method);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!(s[0].0, 3e-4);
+        assert!((s[0].1 - 10.0).abs() < 1e-12, "{s:?}");
+        // Without the reach (the front alone ends at 1e-4): nothing.
+        assert!(cpu_at(&curve(&base), 3e-4).is_none());
+        // Beyond every run's error nothing is compared.
+        assert!(equal_accuracy_speedups(&base, &[(1e-3, 0.1), (1e-2, 0.01)]).is_empty());
     }
 
     #[test]
