@@ -13,8 +13,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use contact_harness::contact::friction::{Adams, AnsysExponential, FrictionLaw, Tanh};
+use contact_harness::contact::friction::FrictionLaw;
 use contact_harness::fixtures::blades as fixture;
+use contact_harness::fixtures::friction as fixture_laws;
 use contact_harness::integrators::moreau::{MoreauState, MoreauStepper};
 use contact_harness::integrators::rk::Dopri5;
 use contact_harness::models::blades::BladePair;
@@ -24,31 +25,11 @@ use contact_harness::problem::FirstOrderOde;
 const DT: f64 = 1e-6;
 
 fn laws() -> Vec<(&'static str, FrictionLaw)> {
-    vec![
-        ("constant", FrictionLaw::constant(0.2)),
-        (
-            "tanh",
-            FrictionLaw::Regularized(
-                Tanh {
-                    static_coefficient: 0.2,
-                    sharpness: 2e4,
-                }
-                .into(),
-            ),
-        ),
-        ("adams", FrictionLaw::Regularized(Adams::seed(0.2).into())),
-        (
-            "ansys",
-            FrictionLaw::Exponential(
-                AnsysExponential {
-                    kinetic_coefficient: 0.2,
-                    static_ratio: 2.0,
-                    decay: 2.0,
-                }
-                .into(),
-            ),
-        ),
-    ]
+    // The seed's laws but micro-slip (regularised like tanh and ADAMS).
+    fixture_laws::seed_laws()
+        .into_iter()
+        .filter(|(name, _)| *name != "micro-slip")
+        .collect()
 }
 
 /// The Moreau state after 2 ms of the transient with `law`.

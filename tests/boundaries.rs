@@ -23,7 +23,7 @@ mod module_graph;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use module_graph::{Edge, Graph, circles, code_only, name, without_test_items};
+use module_graph::{Edge, Graph, circles, code_only, name, rust_files, without_test_items};
 
 /// The numerical modules: below the harness and the kinds.
 const NUMERICS: [&str; 9] = [
@@ -308,21 +308,6 @@ fn an_edge_list_that_differs_is_found() {
     assert_eq!(diff.len(), 2, "{diff:?}");
     assert!(diff[0].contains("models -> integrators"));
     assert!(diff[1].contains("harness -> error"));
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 /// The `.rs` paths the document names in backticks: `lcp/solver.rs`,

@@ -28,6 +28,13 @@ pub enum Integrator {
         /// Step [s].
         dt: f64,
     },
+    /// The seed's formulation (no sticking limit) by the Moreau scheme
+    /// with the friction force explicit at the step's start
+    /// ([`MoreauStepper::with_explicit_friction`]), step `dt` [s].
+    Imex {
+        /// Step [s].
+        dt: f64,
+    },
     /// Classical RK4 on the ODE with step `dt` [s].
     Rk4 {
         /// Step [s].
@@ -165,7 +172,7 @@ pub fn drive<P: MoreauProblem>(
     observer: &mut dyn Observer<P>,
 ) -> Result<Counts, String> {
     match integrator {
-        Integrator::Moreau { dt } => {
+        Integrator::Moreau { dt } | Integrator::Imex { dt } => {
             let Start::Moreau(state) = start else {
                 return Err("Moreau: the driver was given an ODE".into());
             };
@@ -173,7 +180,11 @@ pub fn drive<P: MoreauProblem>(
                 Schedule::Grid { t_end, steps, .. } => Schedule::grid_step(*t_end, *steps),
                 Schedule::Clock { .. } => dt,
             };
-            moreau(problem, law, h, state, schedule, observer)
+            let mut stepper = MoreauStepper::new(problem, law, h)?;
+            if let Integrator::Imex { .. } = integrator {
+                stepper = stepper.with_explicit_friction();
+            }
+            moreau(stepper, h, state, schedule, observer)
         }
         Integrator::Rk4 { dt } => {
             let Start::Ode(ode, y) = start else {
@@ -235,16 +246,14 @@ impl OutputClock {
     }
 }
 
-/// Moreau steps of `h` (the grid's step or the integrator's `dt`).
+/// Steps of `stepper` (of step `h`: the grid's or the integrator's `dt`).
 fn moreau<P: MoreauProblem>(
-    problem: &P,
-    law: crate::contact::friction::FrictionLaw,
+    mut stepper: MoreauStepper<'_, P>,
     h: f64,
     mut state: MoreauState,
     schedule: &Schedule,
     observer: &mut dyn Observer<P>,
 ) -> Result<Counts, String> {
-    let mut stepper = MoreauStepper::new(problem, law, h)?;
     let mut counts = Counts::default();
     let finite = |s: &MoreauState| s.q.iter().chain(s.v.iter()).all(|x| x.is_finite());
     match schedule {

@@ -43,6 +43,20 @@
 //! tangential one (a prescribed normal force, or no coupling in G) is
 //! solved exactly once from c_free, without a sweep.
 //!
+//! **The seed's formulation** ([`MoreauStepper::with_explicit_friction`]):
+//! the equations of motion with each friction force a function of the
+//! state, T_j = -N_j f(|c_j|) c_j/|c_j| with no sticking limit (the study
+//! text on friction in contact joints, its eqs. (4), (5)), stepped by the
+//! same scheme with that force evaluated at the step's start slip: an
+//! implicit-explicit step, implicit in the linear part and the normal law
+//! (so no step limit from the blades' stiff bending modes or the penalty),
+//! explicit in the friction force (so it is defined where the force jumps,
+//! at zero slip, and needs no local slip equation). A set-valued law then
+//! chatters around zero slip with a slip speed of order h N f(0+) / m;
+//! the method is first order and converges, as h -> 0, to the Filippov
+//! solution of the discontinuous equations, which sticks where the law's
+//! f(0+) can hold the contact.
+//!
 //! **Energy**: with theta = 1/2 the linear part conserves exactly; per step
 //! the load work is f_th . (q+ - q), the damping work h v_th B v_th plus the
 //! penalty law's (P_N / h - k_n g_th+) (g+ - g) >= 0, the friction work
@@ -157,6 +171,9 @@ pub struct MoreauStepper<'a, P: MoreauProblem> {
     g_start: Vec<f64>,
     c_end: Vec<[f64; 3]>,
     sticking: Vec<bool>,
+    /// The seed's formulation: the friction force -N f(|c|) c/|c| at the
+    /// step's start slip, no sticking limit (module doc).
+    explicit_friction: bool,
 }
 
 impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
@@ -230,7 +247,22 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             g_start: vec![0.0; np],
             c_end: vec![[0.0; 3]; np],
             sticking: vec![false; np],
+            explicit_friction: false,
         })
+    }
+
+    /// The stepper of the seed's formulation: the friction force of each
+    /// contact is the law's -N f(|c|) c/|c| at the slip c of the step's
+    /// start (explicit, no complementarity and no sticking limit: the
+    /// equations of motion with the friction law as a function of the
+    /// state, as the seed integrated them), while the linear part and the
+    /// normal law stay implicit at the theta point. Near a slip reversal
+    /// the force flips from step to step (chattering of order h); the
+    /// friction work is then the impulses' work at the theta point,
+    /// which may be negative there.
+    pub fn with_explicit_friction(mut self) -> Self {
+        self.explicit_friction = true;
+        self
     }
 
     /// The step size h [s].
@@ -297,6 +329,13 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
                 c0[2] + g[2][0] * p[0] + g[2][1] * p[1],
             ),
         };
+        if self.explicit_friction {
+            return Ok(Tangential3 {
+                p: self.explicit_tangential(j, pn),
+                stick: false,
+                iterations: 0,
+            });
+        }
         let b = [c0[0] + g[0][2] * pn, c0[1] + g[1][2] * pn];
         let local = if law.planar {
             let gt = [[g[0][0], g[0][1]], [g[1][0], g[1][1]]];
@@ -317,6 +356,27 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             stick: local.stick,
             iterations: local.iterations,
         })
+    }
+
+    /// The seed's friction impulse of contact j with normal impulse `pn`:
+    /// -pn f(s) c/s at the step's start slip c (s = |c|; on a line
+    /// -pn f(|c|) sign c), zero without slip.
+    fn explicit_tangential(&self, j: usize, pn: f64) -> [f64; 3] {
+        let c = self.c_start[j];
+        let s = if self.laws[j].planar {
+            c[0].hypot(c[1])
+        } else {
+            c[0].abs()
+        };
+        if s == 0.0 {
+            return [0.0, 0.0, pn];
+        }
+        let k = -pn * self.law.coefficient(s) / s;
+        if self.laws[j].planar {
+            [k * c[0], k * c[1], pn]
+        } else {
+            [k * c[0], 0.0, pn]
+        }
     }
 
     /// v_free = v + W^-1 h (f_th - B v - K (q + th h v)); returns s_th.
@@ -505,7 +565,10 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             let (g_new, c) = m.contact_kinematics(j, &state.q, &state.v);
             self.c_end[j] = c;
             let s = c[0].hypot(c[1]);
-            if !self.sticking[j] {
+            if self.explicit_friction {
+                // The applied impulse's work at the theta point.
+                friction -= p[0] * c_th[0] + p[1] * c_th[1];
+            } else if !self.sticking[j] {
                 // The law's dissipation at the end velocity, P_N mu s+ with
                 // the applied coefficient mu = f(s+) or the frozen one
                 // (= -P_t . c+ at convergence); a stuck contact does not slip.

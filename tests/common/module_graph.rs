@@ -381,7 +381,8 @@ fn module_path(rel: &Path) -> ModPath {
     parts
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file below `dir`, sorted.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())

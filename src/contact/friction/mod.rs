@@ -172,51 +172,29 @@ impl FrictionLaw {
 mod tests {
     use super::*;
 
+    /// The seed's five laws and Coulomb and Stribeck.
     fn laws() -> Vec<FrictionLaw> {
-        vec![
-            FrictionLaw::constant(0.2),
-            FrictionLaw::SetValued(
-                Coulomb {
-                    static_coefficient: 0.15,
-                    kinetic_coefficient: 0.1,
-                }
-                .into(),
-            ),
-            FrictionLaw::Regularized(
-                Tanh {
-                    static_coefficient: 0.2,
-                    sharpness: 2e4,
-                }
-                .into(),
-            ),
-            FrictionLaw::Regularized(Adams::seed(0.2).into()),
-            FrictionLaw::Regularized(
-                MicroSlip {
-                    static_coefficient: 0.4,
-                    dynamic_coefficient: 0.2,
-                    decay: 2.0,
-                    critical_speed: 1e-3,
-                }
-                .into(),
-            ),
-            FrictionLaw::Exponential(
-                AnsysExponential {
-                    kinetic_coefficient: 0.2,
-                    static_ratio: 2.0,
-                    decay: 2.0,
-                }
-                .into(),
-            ),
-            FrictionLaw::Exponential(
-                Stribeck {
-                    static_coefficient: 0.15,
-                    kinetic_coefficient: 0.1,
-                    stribeck_speed: 1e-3,
-                    exponent: 2.0,
-                }
-                .into(),
-            ),
-        ]
+        let mut laws: Vec<FrictionLaw> = crate::fixtures::friction::seed_laws()
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
+        laws.push(FrictionLaw::SetValued(
+            Coulomb {
+                static_coefficient: 0.15,
+                kinetic_coefficient: 0.1,
+            }
+            .into(),
+        ));
+        laws.push(FrictionLaw::Exponential(
+            Stribeck {
+                static_coefficient: 0.15,
+                kinetic_coefficient: 0.1,
+                stribeck_speed: 1e-3,
+                exponent: 2.0,
+            }
+            .into(),
+        ));
+        laws
     }
 
     /// The slope is the derivative of the coefficient (central differences).

@@ -2,50 +2,14 @@
 //! two formulations against each other, and the seed's transients.
 
 use super::*;
-use crate::contact::friction::{Adams, AnsysExponential, FrictionLaw, MicroSlip, Tanh};
+use crate::contact::friction::{FrictionLaw, Tanh};
 use crate::integrators::moreau::{MoreauState, MoreauStepper};
 use crate::models::blades::ode::BladeOde;
 // The whole-run tests go through the study's recorder (the friction driver).
 use crate::studies::shrouded_blades::simulate::{BladeMethod, simulate};
 
 fn seed_laws() -> Vec<(&'static str, FrictionLaw)> {
-    vec![
-        ("constant", FrictionLaw::constant(0.2)),
-        (
-            "tanh",
-            FrictionLaw::Regularized(
-                Tanh {
-                    static_coefficient: 0.2,
-                    sharpness: 2e4,
-                }
-                .into(),
-            ),
-        ),
-        ("adams", FrictionLaw::Regularized(Adams::seed(0.2).into())),
-        (
-            "micro-slip",
-            FrictionLaw::Regularized(
-                MicroSlip {
-                    static_coefficient: 0.4,
-                    dynamic_coefficient: 0.2,
-                    decay: 2.0,
-                    critical_speed: 1e-3,
-                }
-                .into(),
-            ),
-        ),
-        (
-            "ansys",
-            FrictionLaw::Exponential(
-                AnsysExponential {
-                    kinetic_coefficient: 0.2,
-                    static_ratio: 2.0,
-                    decay: 2.0,
-                }
-                .into(),
-            ),
-        ),
-    ]
+    crate::fixtures::friction::seed_laws()
 }
 
 fn tanh(k: f64) -> FrictionLaw {

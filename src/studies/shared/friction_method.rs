@@ -1,5 +1,5 @@
 //! The methods of the kinds that run a friction law on a body (stick-slip's
-//! belt, the shrouded blades): a law run by one of three integrators, the
+//! belt, the shrouded blades): a law run by one of four integrators, the
 //! `method` key that names it, and the `[integrator]` table they share.
 
 use serde::Deserialize;
@@ -18,11 +18,22 @@ pub enum Integrator {
     Rk4,
     /// Dormand-Prince 5(4) with error control, on the ODE.
     Dopri5,
+    /// The seed's formulation (the ODE's friction force, no sticking
+    /// limit) stepped by the Moreau scheme with that force explicit at the
+    /// step's start: implicit in the structure and the normal law, so
+    /// that a law whose force jumps at zero slip (constant, ANSYS) runs
+    /// at all; first order (`drivers::friction::Integrator::Imex`).
+    Imex,
 }
 
 impl Integrator {
     /// Every integrator, in the order error messages list them.
-    pub const ALL: [Integrator; 3] = [Integrator::Moreau, Integrator::Rk4, Integrator::Dopri5];
+    pub const ALL: [Integrator; 4] = [
+        Integrator::Moreau,
+        Integrator::Rk4,
+        Integrator::Dopri5,
+        Integrator::Imex,
+    ];
 
     /// The spec name.
     pub fn name(self) -> &'static str {
@@ -30,6 +41,7 @@ impl Integrator {
             Integrator::Moreau => "moreau",
             Integrator::Rk4 => "rk4",
             Integrator::Dopri5 => "dopri5",
+            Integrator::Imex => "imex",
         }
     }
 

@@ -53,6 +53,9 @@ fn describe(m: &spec::MethodConfig) -> String {
             "Dormand-Prince 5(4) on the ODE (friction -N f(|c|) c/|c|, no sticking limit)"
         }
         Integrator::Rk4 => "classical Runge-Kutta on the ODE",
+        Integrator::Imex => {
+            "the seed's formulation (friction -N f(|c|) c/|c|, no sticking limit) by Moreau steps with the friction force explicit at the step's start"
+        }
     };
     format!("{} friction on the 20 patches by {by}", m.law_name)
 }

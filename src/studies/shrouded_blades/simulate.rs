@@ -37,6 +37,12 @@ pub enum BladeMethod {
         /// Step [s].
         dt: f64,
     },
+    /// The seed's formulation (no sticking limit) by the Moreau scheme
+    /// with the friction force explicit, fixed step `dt` [s].
+    Imex {
+        /// Step [s].
+        dt: f64,
+    },
 }
 
 impl BladeMethod {
@@ -63,6 +69,7 @@ impl BladeMethod {
             }
             BladeMethod::Rk4 { dt } => Integrator::Rk4 { dt },
             BladeMethod::Moreau { dt } => Integrator::Moreau { dt },
+            BladeMethod::Imex { dt } => Integrator::Imex { dt },
         })
     }
 }
@@ -252,7 +259,7 @@ pub fn simulate(
         interval: output_interval,
     };
     let ode = BladeOde::new(model, law);
-    let start = if let Integrator::Moreau { .. } = integrator {
+    let start = if let Integrator::Moreau { .. } | Integrator::Imex { .. } = integrator {
         let (q, v) = model.initial_state();
         let state = MoreauState::new(q, v, model.patch_count());
         let c = model
@@ -284,7 +291,7 @@ pub fn simulate(
             run.rhs_evaluations = counts.evaluations;
         }
         BladeMethod::Rk4 { .. } => run.rhs_evaluations = ode.evaluations(),
-        BladeMethod::Moreau { .. } => {}
+        BladeMethod::Moreau { .. } | BladeMethod::Imex { .. } => {}
     }
     Ok(run)
 }

@@ -71,6 +71,9 @@ fn describe(m: &spec::MethodConfig) -> String {
         }
         Integrator::Rk4 => "classical Runge-Kutta, fixed step",
         Integrator::Dopri5 => "Dormand-Prince 5(4) with error control",
+        Integrator::Imex => {
+            "the seed's formulation (no sticking limit) by Moreau steps with the friction force explicit"
+        }
     };
     format!("{} friction by {by}", m.law_name)
 }

@@ -301,8 +301,15 @@ pub fn run_method(
             let state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
             (law, Start::Moreau(state), Driven::Moreau { dt: h })
         }
-        (Integrator::Moreau, FrictionSpec::LuGre(_)) => {
-            return Err(fail("moreau does not run the LuGre law".into()));
+        (Integrator::Imex, FrictionSpec::Memoryless(law)) => {
+            let state = MoreauState::new(vec![cfg.x0], vec![cfg.v0], 1);
+            (law, Start::Moreau(state), Driven::Imex { dt: h })
+        }
+        (Integrator::Moreau | Integrator::Imex, FrictionSpec::LuGre(_)) => {
+            return Err(fail(format!(
+                "{} does not run the LuGre law",
+                method.integrator.name()
+            )));
         }
         (integrator, law) => {
             if let FrictionSpec::LuGre(_) = law {

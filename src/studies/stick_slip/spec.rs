@@ -162,10 +162,12 @@ fn integrator(
     };
     let name = raw.method.as_deref().unwrap_or(default);
     let integrator = Integrator::parse(ctx, at, name)?;
-    if integrator == Integrator::Moreau && matches!(law, FrictionSpec::LuGre(_)) {
+    if matches!(integrator, Integrator::Moreau | Integrator::Imex)
+        && matches!(law, FrictionSpec::LuGre(_))
+    {
         return Err(ctx.err(
             &format!("{at}.method"),
-            "\"moreau\"",
+            format!("\"{}\"", integrator.name()),
             "\"rk4\" or \"dopri5\" for law = \"lugre\" (a smooth ODE with a state; the time stepping is for memoryless laws)",
         ));
     }
