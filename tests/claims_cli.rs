@@ -6,9 +6,14 @@ mod common;
 use common::{SDOF_SPEC, assert_input_errors, run_spec, stderr};
 
 /// The SDOF study with one claim: Newmark-LCP's displacement agrees with
-/// the exact solution within `threshold` (max-abs, m); `expect` and
-/// `reason` as given.
-fn spec(threshold: &str, expect: &str, reason: &str) -> String {
+/// the exact solution within `threshold` (max-abs, m); `expect` and its
+/// `why` as given.
+fn spec(threshold: &str, expect: &str, why: &str) -> String {
+    let why = if why.is_empty() {
+        "Newmark at dt = 0.01 s is second order: about 1e-4 m over 2 s"
+    } else {
+        why
+    };
     format!(
         r#"{SDOF_SPEC}
 [[study.claim]]
@@ -16,7 +21,7 @@ id = "agrees-with-exact"
 seed = "Yu 2013"
 words = "Good agreement is observed."
 expect = "{expect}"
-reason = "{reason}"
+why = "{why}"
 [[study.claim.criterion]]
 quantity = "x*"
 method = "newmark-lcp"
@@ -34,7 +39,9 @@ fn claims(dir: &std::path::Path) -> Vec<Vec<String>> {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("study,claim,seed,verdict,expect,value,criterion,words,reason"),
+        Some(
+            "study,claim,seed,verdict,expect,value,criterion,words,reason,formulation,holds_in,holds_lo,holds_hi"
+        ),
         "the fixed header"
     );
     lines
@@ -129,9 +136,14 @@ fn bad_claim_keys_exit_2_naming_the_key() {
                 &["study.claim", "expect", "reproduced", "not-reproduced"],
             ),
             (
-                "expect = \"reproduced\"\nreason = \"\"",
-                "expect = \"not-reproduced\"\nreason = \"\"",
-                &["study.claim[0].reason", "says why"],
+                "why = \"Newmark at dt = 0.01 s is second order: about 1e-4 m over 2 s\"",
+                "why = \"\"",
+                &["study.claim[0].why", "prediction's reason"],
+            ),
+            (
+                "expect = \"reproduced\"",
+                "expect = \"reproduced\"\nformulation = \"rough\"",
+                &["study.claim", "formulation", "seed", "exact", "model"],
             ),
             (
                 "id = \"agrees-with-exact\"",

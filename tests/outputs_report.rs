@@ -38,8 +38,11 @@ fn the_report_shows_failures_figures_timings_and_history() {
     assert!(!report.join("figures/removed-study-x.svg").exists());
 
     // Header and overall status.
-    assert!(html.contains("2 of 5 checks FAILED"), "status missing");
-    assert!(md.contains("**2 of 5 checks FAILED**"));
+    assert!(
+        html.contains("2 of 4 checks FAILED (2 of 5 rows)"),
+        "status missing"
+    );
+    assert!(md.contains("**2 of 4 checks FAILED (2 of 5 rows)**"));
     assert!(md.contains("`cargo run -- experiments/all`"));
 
     // Failed checks: red rows in HTML, FAIL in markdown, never hidden.

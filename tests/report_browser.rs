@@ -9,8 +9,11 @@
 //! sideways in its box (issue 20, class 8: the columns a reader compares
 //! are shown, the rest folded), (f) a page taller than [`MAX_PAGE_HEIGHT`]
 //! with every fold closed (issue 20, class 9: a page a reviewer reads in
-//! one sitting). `checks_can_fail` feeds a page with each defect and
-//! asserts each is reported.
+//! one sitting), (g) a claim not reproduced (a row of a claims table whose
+//! verdict reads `not-reproduced`) that the first screen does not list, or
+//! lists below the fold of a 1280 x 900 window (issue 32: the first screen
+//! says what is not reproduced). `checks_can_fail` feeds a page with each
+//! defect and asserts each is reported.
 //!
 //! How: the page is copied to a temporary directory with a `<base href>`
 //! pointing at the original report directory (relative figure paths
@@ -38,7 +41,8 @@ use serde::Deserialize;
 const CHECK_JS: &str = r#"
 window.addEventListener('load', function () {
   var r = {broken_images: [], missing_anchors: [], toc_entries: 0, toc_missing: [],
-           relative_links: [], too_wide: [], scrolls: [], body_width: 0, tables: 0, images: 0, page_height: 0, error: null};
+           relative_links: [], too_wide: [], scrolls: [], body_width: 0, tables: 0, images: 0, page_height: 0,
+           not_reproduced: 0, first_screen: 0, below_fold: [], error: null};
   try {
     var body = document.body, cs = getComputedStyle(body), br = body.getBoundingClientRect();
     var left = br.left + parseFloat(cs.paddingLeft) + parseFloat(cs.borderLeftWidth);
@@ -96,6 +100,32 @@ window.addEventListener('load', function () {
       }
     }
     r.page_height = document.documentElement.scrollHeight;
+    // (g) Claims not reproduced: rows of the claims tables (a header cell
+    // "judged on") whose verdict cell reads not-reproduced; the first
+    // screen's list follows the paragraph "Not reproduced (".
+    var all_tables = document.querySelectorAll('table');
+    for (var i = 0; i < all_tables.length; i++) {
+      var heads = Array.prototype.map.call(all_tables[i].querySelectorAll('th'), function (h) { return h.textContent.trim(); });
+      var col = heads.indexOf('verdict');
+      if (heads.indexOf('judged on') < 0 || col < 0) continue;
+      var trs = all_tables[i].querySelectorAll('tr');
+      for (var k = 0; k < trs.length; k++) {
+        var td = trs[k].querySelectorAll('td')[col];
+        if (td && td.textContent.trim().indexOf('not-reproduced') === 0) r.not_reproduced++;
+      }
+    }
+    var ps = document.querySelectorAll('p');
+    for (var i = 0; i < ps.length; i++) {
+      if (ps[i].textContent.trim().indexOf('Not reproduced (') !== 0) continue;
+      var ul = ps[i].nextElementSibling;
+      if (!ul || ul.tagName !== 'UL') continue;
+      for (var k = 0; k < ul.children.length; k++) {
+        r.first_screen++;
+        var b = ul.children[k].getBoundingClientRect();
+        if (b.bottom + window.scrollY > 900) r.below_fold.push(ul.children[k].textContent.slice(0, 80));
+      }
+      break;
+    }
   } catch (e) { r.error = String(e); }
   var pre = document.createElement('pre');
   pre.id = 'browser-check';
@@ -118,6 +148,9 @@ struct Findings {
     tables: usize,
     images: usize,
     page_height: f64,
+    not_reproduced: usize,
+    first_screen: usize,
+    below_fold: Vec<String>,
     error: Option<String>,
 }
 
@@ -316,6 +349,17 @@ fn problems(f: &Findings, dir: &Path) -> Vec<String> {
             w.what, w.width, w.left
         ));
     }
+    if f.first_screen != f.not_reproduced {
+        out.push(format!(
+            "(g) {} claim rows are not reproduced, the first screen lists {}",
+            f.not_reproduced, f.first_screen
+        ));
+    }
+    for item in &f.below_fold {
+        out.push(format!(
+            "(g) a claim not reproduced is listed below the first screen (900 px): {item}"
+        ));
+    }
     if f.page_height > MAX_PAGE_HEIGHT {
         out.push(format!(
             "(f) the page is {:.0} px tall at 1280 px with every fold closed: at most {MAX_PAGE_HEIGHT:.0}",
@@ -411,6 +455,9 @@ fn checks_can_fail() {
 </head>
 <body>
 <nav><a href="#good">good</a> <a href="#toc-nowhere">missing</a></nav>
+<div style="height:1000px">a header taller than the first screen</div>
+<p><strong>Not reproduced (2 of 3 measures):</strong></p>
+<ul><li>c1 (s, exact): listed, but below the fold</li></ul>
 <h2 id="good">Good</h2>
 <figure><img src="figures/ok.svg" alt="loads"></figure>
 <figure><img src="figures/missing.svg" alt="does not load"></figure>
@@ -423,6 +470,10 @@ fn checks_can_fail() {
 <figure id="wide-figure"><img src="figures/wide.svg" alt="wide"></figure>
 <figure id="wide-box" style="width:3000px"><img src="figures/ok.svg" alt="in a wide box"></figure>
 <details><summary>a tall fold, closed</summary><div style="height:100000px">not counted</div></details>
+<table id="claims"><tr><th>claim</th><th>judged on</th><th>verdict</th></tr>
+<tr><td>c1</td><td>exact</td><td>not-reproduced: a cause</td></tr>
+<tr><td>c2</td><td>seed</td><td>not-reproduced (expected reproduced)</td></tr>
+<tr><td>c3</td><td>seed</td><td>reproduced</td></tr></table>
 <div style="height:61000px">taller than the limit</div>
 </body>
 </html>
@@ -434,7 +485,7 @@ fn checks_can_fail() {
     let found = problems(&f, dir.path());
     let all = found.join("\n");
     assert_eq!(f.error, None);
-    assert_eq!((f.tables, f.images), (4, 4), "{f:?}");
+    assert_eq!((f.tables, f.images), (5, 4), "{f:?}");
     // (a)
     assert_eq!(f.broken_images, ["figures/missing.svg"], "{all}");
     // (b)
@@ -481,6 +532,16 @@ fn checks_can_fail() {
         f.page_height
     );
     assert!(all.contains("(f) the page is"), "{all}");
+    // (g): two rows not reproduced, one listed, and that one below the fold.
+    assert_eq!((f.not_reproduced, f.first_screen), (2, 1), "{f:?}");
+    assert!(
+        all.contains("(g) 2 claim rows are not reproduced, the first screen lists 1"),
+        "{all}"
+    );
+    assert!(
+        all.contains("(g) a claim not reproduced is listed below"),
+        "{all}"
+    );
     assert!(
         (f.body_width - 1200.0).abs() < 1.0,
         "body {:.1} px",

@@ -29,7 +29,7 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::harness::checks::{self, CheckSpec, MethodFilter, Metric, ResolvedCheck};
-use crate::harness::rows::{CheckRow, ClaimRow, SpeedupRow, Verdict};
+use crate::harness::rows::{CheckRow, ClaimRow, Formulation, SpeedupRow, Verdict};
 use crate::harness::study::{CaseOutput, Provides, StudyScalar, StudySummary};
 
 /// Which side of the threshold satisfies a criterion.
@@ -50,10 +50,11 @@ impl Comparison {
         }
     }
 
-    fn symbol(self) -> &'static str {
+    /// "at most", "at least": what the criterion needs, in words.
+    fn words(self) -> &'static str {
         match self {
-            Comparison::AtMost => "<=",
-            Comparison::AtLeast => ">=",
+            Comparison::AtMost => "at most",
+            Comparison::AtLeast => "at least",
         }
     }
 }
@@ -155,9 +156,22 @@ pub struct ClaimSpec {
     pub words: String,
     /// The verdict the harness expects.
     pub expect: Verdict,
-    /// Why that verdict is expected (required for `not-reproduced`).
+    /// Why that verdict is expected: a prediction with its reason, from
+    /// the physics or the seed's text, written before the run (required:
+    /// an expectation copied from a run would make the guard circular).
+    #[serde(default)]
+    pub why: String,
+    /// What the runs showed (measured numbers), if anything beyond the
+    /// criterion's values.
     #[serde(default)]
     pub reason: String,
+    /// One line: the measured cause of a `not-reproduced` verdict, shown on
+    /// the report's first screen.
+    #[serde(default)]
+    pub cause: String,
+    /// What the verdict is judged on: `seed`, `exact` or `model` (default).
+    #[serde(default)]
+    pub formulation: Formulation,
     /// The criteria; all must hold.
     pub criterion: Vec<CriterionSpec>,
 }
@@ -204,11 +218,11 @@ impl ClaimSpec {
                 return Err(bad(k, "\"\"", "a non-empty string"));
             }
         }
-        if self.expect == Verdict::NotReproduced && self.reason.trim().is_empty() {
+        if self.why.trim().is_empty() {
             return Err(bad(
-                "reason",
+                "why",
                 "\"\"",
-                "a reason: a claim expected not to be reproduced says why",
+                "the prediction's reason: why this verdict is expected, from the physics or the seed's text, written before the run",
             ));
         }
         if self.criterion.is_empty() {
@@ -385,11 +399,22 @@ fn evaluate_claim(
         })
         .collect();
     let holds = outcomes.iter().all(|o| o.holds);
-    let deciding = outcomes
-        .iter()
-        .find(|o| !o.holds)
-        .or(outcomes.first())
-        .map_or(f64::NAN, |o| o.value);
+    let failing = outcomes.iter().find(|o| !o.holds);
+    let deciding = failing.or(outcomes.first()).map_or(f64::NAN, |o| o.value);
+    let cause = match failing {
+        None => String::new(),
+        Some(_) if !claim.spec.cause.trim().is_empty() => claim.spec.cause.trim().to_string(),
+        Some(o) => o.words.clone(),
+    };
+    let reason = if claim.spec.reason.trim().is_empty() {
+        claim.spec.why.trim().to_string()
+    } else {
+        format!(
+            "{} Measured: {}",
+            claim.spec.why.trim(),
+            claim.spec.reason.trim()
+        )
+    };
     ClaimRow {
         study: study.to_string(),
         claim: claim.spec.id.clone(),
@@ -407,7 +432,10 @@ fn evaluate_claim(
             .collect::<Vec<_>>()
             .join("; and "),
         words: claim.spec.words.clone(),
-        reason: claim.spec.reason.clone(),
+        reason,
+        formulation: claim.spec.formulation,
+        cause,
+        holds_in: None,
     }
 }
 
@@ -459,11 +487,12 @@ fn judge(c: &CriterionSpec, rows: &[CheckRow]) -> CriterionOutcome {
         holds,
         value,
         words: format!(
-            "{metric}{}{methods}{against} = {}{over} {} {}{why}",
+            "{metric}{}{methods}{against}: needs {} {}; measured {}{over}: {}{why}",
             c.quantity,
-            crate::harness::format::sig(value),
-            c.comparison.symbol(),
+            c.comparison.words(),
             crate::harness::format::sig(c.threshold),
+            crate::harness::format::sig(value),
+            if holds { "met" } else { "not met" },
         ),
     }
 }

@@ -27,8 +27,17 @@ pub struct ClaimRow {
     pub criterion: String,
     /// The seed's words.
     pub words: String,
-    /// Why the expectation.
+    /// Why the expectation (the spec's `why`, a prediction with its
+    /// reason), then what the run showed (its `reason`), if given.
     pub reason: String,
+    /// What the verdict was judged on.
+    pub formulation: Formulation,
+    /// One line: why the claim is not reproduced (the spec's `cause`, else
+    /// the failing criterion in words); empty when it is.
+    pub cause: String,
+    /// The fraction of the study's assumption box where the claim holds
+    /// and its 95 % interval (`PATH --robustness N`); None without one.
+    pub holds_in: Option<(f64, f64, f64)>,
 }
 
 impl ClaimRow {
@@ -36,6 +45,71 @@ impl ClaimRow {
     pub fn as_expected(&self) -> bool {
         self.verdict == self.expect
     }
+}
+
+/// What a claim's verdict was judged on (claims.csv `formulation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Formulation {
+    /// The seed's own method as the seed describes it (e.g. a regularised
+    /// ODE with no sticking limit).
+    Seed,
+    /// The harness's reference formulation of the same physics (e.g. true
+    /// sticking by Moreau time stepping).
+    Exact,
+    /// The one model both share.
+    #[default]
+    Model,
+}
+
+impl Formulation {
+    /// Spelling in specs and `claims.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formulation::Seed => "seed",
+            Formulation::Exact => "exact",
+            Formulation::Model => "model",
+        }
+    }
+}
+
+/// A seed sentence and the claim rows that judge it (every row with the
+/// same `words`, in order): it counts once in the report's headline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sentence<'a> {
+    /// The seed's words.
+    pub words: &'a str,
+    /// Its measures.
+    pub rows: Vec<&'a ClaimRow>,
+}
+
+impl Sentence<'_> {
+    /// `reproduced` when every measure is, `not reproduced` when none is,
+    /// else `partly (k of n)`.
+    pub fn verdict(&self) -> String {
+        let rows: Vec<ClaimRow> = self.rows.iter().map(|r| (*r).clone()).collect();
+        study_verdict(&rows)
+    }
+
+    /// Whether every measure is reproduced.
+    pub fn reproduced(&self) -> bool {
+        self.rows.iter().all(|r| r.verdict == Verdict::Reproduced)
+    }
+}
+
+/// The seed sentences of `rows`, in order of first appearance.
+pub fn sentences<'a>(rows: impl IntoIterator<Item = &'a ClaimRow>) -> Vec<Sentence<'a>> {
+    let mut out: Vec<Sentence<'a>> = Vec::new();
+    for r in rows {
+        match out.iter_mut().find(|s| s.words == r.words) {
+            Some(s) => s.rows.push(r),
+            None => out.push(Sentence {
+                words: &r.words,
+                rows: vec![r],
+            }),
+        }
+    }
+    out
 }
 
 /// The two verdicts.
@@ -180,6 +254,9 @@ mod tests {
             criterion: String::new(),
             words: String::new(),
             reason: String::new(),
+            formulation: Formulation::Model,
+            cause: String::new(),
+            holds_in: None,
         };
         assert_eq!(study_verdict(&[]), "beyond the paper");
         let yes = claim(Verdict::Reproduced);
@@ -188,5 +265,35 @@ mod tests {
         assert_eq!(study_verdict(&[yes.clone(), no.clone()]), "partly (1 of 2)");
         assert_eq!(study_verdict(std::slice::from_ref(&no)), "not reproduced");
         assert!(!no.as_expected());
+    }
+
+    /// Rows with the same words are one sentence: reproduced when every
+    /// measure is, partly when some are.
+    #[test]
+    fn claims_with_the_same_words_are_one_sentence() {
+        let row = |claim: &str, words: &str, verdict| ClaimRow {
+            study: "s".into(),
+            claim: claim.into(),
+            seed: "p".into(),
+            verdict,
+            expect: verdict,
+            value: 1.0,
+            criterion: String::new(),
+            words: words.into(),
+            reason: String::new(),
+            formulation: Formulation::Model,
+            cause: String::new(),
+            holds_in: None,
+        };
+        let rows = [
+            row("a-exact", "A.", Verdict::NotReproduced),
+            row("b", "B.", Verdict::Reproduced),
+            row("a-seed", "A.", Verdict::Reproduced),
+        ];
+        let s = sentences(&rows);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].rows.len(), 2);
+        assert_eq!(s[0].verdict(), "partly (1 of 2)");
+        assert!(!s[0].reproduced() && s[1].reproduced());
     }
 }

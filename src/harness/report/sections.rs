@@ -5,7 +5,7 @@
 use super::doc::{Block, Document, Inline, RenderedFigure, RowKind, Table, code, strong, text};
 use crate::harness::format::short_commit;
 use crate::harness::outcome::{Manifest, RunResult, StudyResult};
-use crate::harness::rows::{CheckRow, ClaimRow, Verdict, study_verdict};
+use crate::harness::rows::{CheckRow, ClaimRow, Verdict, sentences, study_verdict};
 
 use super::findings::{findings, headline};
 use super::study_parts::{checks_section, figures_section, scalars_table, timings_section};
@@ -13,22 +13,34 @@ use super::study_parts::{checks_section, figures_section, scalars_table, timings
 /// Findings shown open in a study's section; the rest are folded.
 pub const SHOWN_FINDINGS: usize = 3;
 
-/// Title, overall status and the command of the run.
+/// Title, overall status, the seed sentences' verdicts, every claim not
+/// reproduced with its one-line cause (all on the first screen), and the
+/// command of the run.
 pub fn header(doc: &mut Document, run: &RunResult) {
     doc.heading(1, format!("contact-harness report: {}", run.suite), None);
-    let checks: Vec<&CheckRow> = run.studies.iter().flat_map(|s| &s.checks).collect();
-    let failed = checks.iter().filter(|c| !c.passed).count();
+    let rows: Vec<&CheckRow> = run.studies.iter().flat_map(|s| &s.checks).collect();
+    let checks: std::collections::BTreeSet<(&str, &str)> = rows
+        .iter()
+        .map(|c| (c.study.as_str(), c.check.as_str()))
+        .collect();
+    let failed_rows = rows.iter().filter(|c| !c.passed).count();
+    let failed_checks: std::collections::BTreeSet<(&str, &str)> = rows
+        .iter()
+        .filter(|c| !c.passed)
+        .map(|c| (c.study.as_str(), c.check.as_str()))
+        .collect();
     let failed_cases: usize = run.studies.iter().map(|s| s.failures().len()).sum();
-    let status = if failed == 0 {
-        format!("all {} checks passed", checks.len())
+    let status = if failed_rows == 0 {
+        format!("all {} checks ({} rows) passed", checks.len(), rows.len())
     } else {
-        format!("{failed} of {} checks FAILED", checks.len())
+        format!(
+            "{} of {} checks FAILED ({failed_rows} of {} rows)",
+            failed_checks.len(),
+            checks.len(),
+            rows.len()
+        )
     };
     let claims: Vec<&ClaimRow> = run.studies.iter().flat_map(|s| &s.claims).collect();
-    let reproduced = claims
-        .iter()
-        .filter(|c| c.verdict == Verdict::Reproduced)
-        .count();
     let unexpected = claims.iter().filter(|c| !c.as_expected()).count();
     let mut line = vec![
         text("Suite "),
@@ -37,8 +49,24 @@ pub fn header(doc: &mut Document, run: &RunResult) {
         strong(status),
     ];
     if !claims.is_empty() {
+        let sentences = sentences(claims.iter().copied());
+        let reproduced = sentences.iter().filter(|s| s.reproduced()).count();
+        let partly = sentences
+            .iter()
+            .filter(|s| !s.reproduced() && s.rows.iter().any(|r| r.verdict == Verdict::Reproduced))
+            .count();
+        let measures_reproduced = claims
+            .iter()
+            .filter(|c| c.verdict == Verdict::Reproduced)
+            .count();
         line.push(text(format!(
-            " · paper claims: {reproduced} of {} reproduced",
+            " · seed sentences: {reproduced} of {} reproduced{} ({measures_reproduced} of {} measures)",
+            sentences.len(),
+            if partly > 0 {
+                format!(", {partly} partly")
+            } else {
+                String::new()
+            },
             claims.len()
         )));
         if unexpected > 0 {
@@ -53,7 +81,43 @@ pub fn header(doc: &mut Document, run: &RunResult) {
         )));
     }
     doc.paragraph(line);
+    not_reproduced(doc, &claims);
     doc.paragraph(vec![text("Run command: "), code(&run.manifest.command)]);
+}
+
+/// Every claim not reproduced, one line each with its cause, linked to its
+/// study's claims (the report's first screen).
+fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow]) {
+    let missing: Vec<&&ClaimRow> = claims
+        .iter()
+        .filter(|c| c.verdict == Verdict::NotReproduced)
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    doc.paragraph(vec![strong(format!(
+        "Not reproduced ({} of {} measures):",
+        missing.len(),
+        claims.len()
+    ))]);
+    let items = missing
+        .iter()
+        .map(|c| {
+            let mut line = vec![
+                Inline::Link {
+                    text: c.claim.clone(),
+                    href: format!("#{}-claims", c.study),
+                },
+                text(format!(" ({}, {}): ", c.study, c.formulation.name())),
+                text(&c.cause),
+            ];
+            if !c.as_expected() {
+                line.push(strong(" (unexpected)"));
+            }
+            line
+        })
+        .collect();
+    doc.blocks.push(Block::List(items));
 }
 
 /// The summary at the top: one row per study with its verdict (checks
@@ -196,7 +260,8 @@ pub fn study(
     }
     figures_section(doc, study, figures, figure_number);
     if !study.claims.is_empty() {
-        doc.heading(3, "Claims of the paper", None);
+        let anchor = format!("{}-claims", study.name);
+        doc.heading(3, "Claims of the paper", Some(&anchor));
         doc.paragraph(vec![text(format!(
             "Verdict: {}. Each claim is the seed's own words judged by criteria over this run's results \
              (all must hold); a verdict unlike the expected one fails the run.",
@@ -208,18 +273,20 @@ pub fn study(
     timings_section(doc, study);
 }
 
-/// The claims of a study: id, verdict (and the expected one when it
-/// differs), the seed's words, the criteria with their values, the reason.
+/// The claims of a study: id and formulation, verdict (and the expected
+/// one when it differs) with its cause, the seed's words, the criteria
+/// ("needs ...; measured ...: met"), the prediction's reason.
 pub fn claims_table(rows: &[ClaimRow]) -> Table {
     let mut table = Table::new(&[
         ("claim", false),
+        ("judged on", false),
         ("verdict", false),
         ("the paper says", false),
-        ("criterion (value)", false),
+        ("criteria: needed, measured", false),
         ("expected because", false),
     ]);
     for r in rows {
-        let verdict = if r.as_expected() {
+        let mut verdict = vec![if r.as_expected() {
             text(r.verdict.name())
         } else {
             strong(format!(
@@ -227,7 +294,10 @@ pub fn claims_table(rows: &[ClaimRow]) -> Table {
                 r.verdict.name(),
                 r.expect.name()
             ))
-        };
+        }];
+        if !r.cause.is_empty() {
+            verdict.push(text(format!(": {}", r.cause)));
+        }
         table.push(
             if r.as_expected() {
                 RowKind::Normal
@@ -236,7 +306,8 @@ pub fn claims_table(rows: &[ClaimRow]) -> Table {
             },
             vec![
                 vec![code(&r.claim)],
-                vec![verdict],
+                vec![text(r.formulation.name())],
+                verdict,
                 vec![text(format!("{}: “{}”", r.seed, r.words))],
                 vec![text(&r.criterion)],
                 vec![text(&r.reason)],

@@ -305,6 +305,19 @@ pub(super) fn claims_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
         ("criterion".into(), text(&|r| r.criterion.clone())),
         ("words".into(), text(&|r| r.words.clone())),
         ("reason".into(), text(&|r| r.reason.clone())),
+        ("formulation".into(), text(&|r| r.formulation.name().into())),
+        (
+            "holds_in".into(),
+            CellColumn::OptFloat(rows.iter().map(|r| r.holds_in.map(|h| h.0)).collect()),
+        ),
+        (
+            "holds_lo".into(),
+            CellColumn::OptFloat(rows.iter().map(|r| r.holds_in.map(|h| h.1)).collect()),
+        ),
+        (
+            "holds_hi".into(),
+            CellColumn::OptFloat(rows.iter().map(|r| r.holds_in.map(|h| h.2)).collect()),
+        ),
     ]
 }
 

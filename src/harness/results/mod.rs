@@ -28,9 +28,9 @@
 //! - `DIR/claims.csv`: one row per seed claim a study tests:
 //!   `study,claim,seed,verdict,expect,value,criterion` (`verdict`, `expect`:
 //!   `reproduced` or `not-reproduced`; `value` the deciding criterion's;
-//!   `criterion` every criterion in words), then `words,reason` (see
-//!   `harness::claims`); written on every run, with a header alone when no
-//!   study has claims;
+//!   `criterion` every criterion in words), then `words,reason`, then
+//!   `formulation,holds_in,holds_lo,holds_hi` (see `harness::claims`);
+//!   written on every run, with a header alone when no study has claims;
 //! - `DIR/timings.csv`: one row per successful method run and per reference
 //!   solver run: `study,case,method,wall_s,cpu_s,cpu_s_spread,runs`
 //!   (`wall_s` and `cpu_s` medians over the timed runs, `harness::timing`),
