@@ -77,7 +77,7 @@ impl CaseKind for CaseConfig {
 
     fn provides(_study: &Cases<Self>) -> Provides {
         Provides {
-            study_scalars: Vec::new(),
+            study_scalars: names(&["seed_slip_step_slope"]),
             method_scalars: names(&[
                 "steps",
                 "peak_tip_z",
@@ -96,6 +96,7 @@ impl CaseKind for CaseConfig {
             ]),
             case_scalars: names(&[
                 "dt",
+                "imex_dt",
                 "tolerance",
                 "static_tip_z",
                 "preload_normal_force",
@@ -130,6 +131,11 @@ impl CaseKind for CaseConfig {
         let cfg = self;
         let mut scalars = vec![
             Scalar::new("dt", cfg.dt, "step of moreau and rk4 [s]"),
+            Scalar::new(
+                "imex_dt",
+                cfg.imex_dt,
+                "step of imex, the seed's formulation [s]",
+            ),
             Scalar::new("tolerance", cfg.tolerance, "rtol of dopri5 [-]"),
         ];
         let (q0, v0) = cfg.model.initial_state();

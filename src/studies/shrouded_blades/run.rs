@@ -22,7 +22,7 @@ pub(super) fn run_method(
 ) -> Result<MethodOutput, SolverError> {
     let how = match m.integrator {
         Integrator::Moreau => BladeMethod::Moreau { dt: cfg.dt },
-        Integrator::Imex => BladeMethod::Imex { dt: cfg.dt },
+        Integrator::Imex => BladeMethod::Imex { dt: cfg.imex_dt },
         Integrator::Rk4 => BladeMethod::Rk4 { dt: cfg.dt },
         Integrator::Dopri5 => BladeMethod::Dopri5 {
             tolerance: cfg.tolerance,

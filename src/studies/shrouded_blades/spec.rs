@@ -29,7 +29,16 @@ pub(crate) struct CaseToml {
     variants: toml::Table,
     integrator: IntegratorToml,
     #[serde(default)]
+    imex: ImexToml,
+    #[serde(default)]
     seed: SeedToml,
+}
+
+/// The fixed step of the `imex` methods (the seed's formulation).
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ImexToml {
+    dt: Option<f64>,
 }
 
 /// The seed's magnitudes read off its axes, drawn as bands.
@@ -84,6 +93,8 @@ pub struct CaseConfig {
     pub methods: Vec<MethodConfig>,
     /// Step of moreau and rk4 [s].
     pub dt: f64,
+    /// Step of imex (the seed's formulation) [s]: `imex.dt`, else `dt`.
+    pub imex_dt: f64,
     /// Final time [s].
     pub t_end: f64,
     /// rtol of dopri5 (atol = 1e-3 rtol).
@@ -148,6 +159,23 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
     let fixed_step = methods.iter().any(|m| m.integrator != Integrator::Dopri5);
     let (dt, t_end, tolerance, max_steps) = steps(ctx, i, 2_000_000, fixed_step)?;
     let output_interval = ctx.output_interval(i.output_interval, t_end, (t_end / 600.0).max(dt))?;
+    let imex_dt = match raw.imex.dt {
+        None => dt,
+        Some(h) => {
+            let h = ctx.positive("imex.dt", h)?;
+            let imex = methods.iter().any(|m| m.integrator == Integrator::Imex);
+            if imex && t_end / h > max_steps as f64 {
+                return Err(ctx.err(
+                    "imex.dt",
+                    h,
+                    format!(
+                        "a step with t_end / dt <= max_steps = {max_steps} (t_end = {t_end} s)"
+                    ),
+                ));
+            }
+            h
+        }
+    };
     let seed_peak_tip_z = raw
         .seed
         .peak_tip_z
@@ -164,6 +192,7 @@ pub(crate) fn parse_case(ctx: &Ctx, table: toml::Table) -> Result<CaseConfig, In
         model: std::sync::Arc::new(model),
         methods,
         dt,
+        imex_dt,
         t_end,
         tolerance,
         output_interval,
