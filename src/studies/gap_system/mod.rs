@@ -115,6 +115,7 @@ impl CaseKind for CaseConfig {
                 "max_error_v",
                 "max_error_f",
                 "rms_error_x",
+                "rel_rms_error_x",
                 "max_agreement_x",
                 "max_agreement_v",
                 "max_agreement_f",

@@ -368,6 +368,13 @@ pub fn compare(
             dx.rms(),
             format!("root mean square over samples and written DOFs of x - {name} [m]"),
         ));
+        scalars.push(Scalar::new(
+            "rel_rms_error_x",
+            (dx.sum_sq / dx.sum_ref_sq).sqrt(),
+            format!(
+                "rms_error_x over the reference's root mean square ({name} over the same samples and DOFs): the error as a share of the response [-]"
+            ),
+        ));
         if let Some(dv) = dv {
             scalars.push(Scalar::new(
                 "max_error_v",
