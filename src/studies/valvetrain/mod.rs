@@ -13,6 +13,7 @@
 //! the multi-mass spring the methods' spring-seat forces are measured
 //! against.
 
+mod designs;
 pub mod run;
 pub mod spec;
 mod summary;
@@ -96,6 +97,10 @@ impl CaseKind for CaseConfig {
                 "speeds_below_jump",
                 "speeds_above_jump",
                 "top_speed_over_liftoff",
+                "surge_ratio_at_10_percent_impact",
+                "surge_ratio_at_10_percent_cam_force",
+                "designs_affected",
+                "designs",
             ]),
             method_scalars: names(&[
                 "steps",

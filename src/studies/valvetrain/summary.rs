@@ -36,7 +36,26 @@ pub(super) fn summarize(configs: &[CaseConfig], cases: &[CaseOutput]) -> StudySu
     };
     let labels: Vec<String> = first.methods.iter().map(|m| m.label.clone()).collect();
     let speeds: Vec<f64> = configs.iter().map(|c| c.cam.cam_speed).collect();
+    let surges: Vec<f64> = configs
+        .iter()
+        .map(|c| c.spring.params.surge_frequency())
+        .collect();
+    let designs = surges.iter().any(|&f| f != surges[0]);
     let speed_sweep = speeds.iter().any(|&s| s != speeds[0]);
+    if designs {
+        let find = |single: bool| {
+            first
+                .methods
+                .iter()
+                .find(|m| matches!(m.model, SpringModel::SingleMass) == single)
+                .map(|m| m.label.clone())
+        };
+        if let (Some(multi), Some(single)) = (find(false), find(true)) {
+            super::designs::summarize(&mut summary, &multi, &single, cases);
+        }
+        below_jump(&mut summary, &labels, &speeds, cases);
+        return summary;
+    }
     if speed_sweep {
         below_jump(&mut summary, &labels, &speeds, cases);
         against_speed(&mut summary, &labels, &speeds, cases);
