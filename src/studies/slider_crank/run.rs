@@ -638,14 +638,13 @@ where
     // speed of every completed contact that began at least 10 v_ref
     // fast (slower ones follow the fixed Hunt-Crossley damping).
     if let Some(j) = mech.clearance.first() {
-        let mut ratios: Vec<f64> = j
+        let ratios: Vec<f64> = j
             .impacts()
             .iter()
             .filter(|(v0, _)| *v0 >= 10.0 * params.reference_speed)
             .map(|(v0, v1)| v1 / v0)
             .collect();
         if !ratios.is_empty() {
-            ratios.sort_by(f64::total_cmp);
             scalars.push(Scalar::new(
                 "impacts",
                 ratios.len() as f64,
@@ -653,8 +652,8 @@ where
             ));
             scalars.push(Scalar::new(
                 "restitution_median",
-                ratios[ratios.len() / 2],
-                "median over those impacts of separation speed / onset speed (both located on the step's Hermite interpolant of the penetration) [-]: the law's c_e",
+                crate::harness::timing::median(&ratios),
+                "median over those impacts (the mean of the middle two for an even count) of separation speed / onset speed (both located on the step's Hermite interpolant of the penetration) [-]: the law's c_e",
             ));
         }
     }
