@@ -321,6 +321,9 @@ pub fn section(
     body(doc, history, ctx, &studies, run);
 }
 
+/// Regressions listed in view; the others are folded beneath them.
+const SHOWN_REGRESSIONS: usize = 8;
+
 /// The section below the figure: regressions and the rule, then the folds.
 fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], run: &RunResult) {
     let commits = history.commits();
@@ -349,8 +352,19 @@ fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], 
         ]
     };
     doc.paragraph(head);
+    // The first screenful in view, the rest folded beneath it.
+    let shown = regressions.len().min(SHOWN_REGRESSIONS);
     doc.blocks
-        .push(Block::Table(regressions_table(&regressions)));
+        .push(Block::Table(regressions_table(&regressions[..shown])));
+    if regressions.len() > shown {
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "The other {} regression(s)",
+                regressions.len() - shown
+            ))],
+            blocks: vec![Block::Table(regressions_table(&regressions[shown..]))],
+        });
+    }
     doc.paragraph(vec![text(short_rule())]);
     doc.blocks.push(Block::Details {
         summary: vec![text("How a regression is judged (the rule in full)")],

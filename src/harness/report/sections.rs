@@ -268,14 +268,17 @@ pub fn study(
             study_verdict(&study.claims)
         ))]);
         doc.blocks.push(Block::Table(claims_table(&study.claims)));
+        doc.blocks.push(claims_reasons(&study.claims));
     }
     checks_section(doc, &study.checks);
     timings_section(doc, study);
 }
 
 /// The claims of a study: id and formulation, verdict (and the expected
-/// one when it differs) with its cause, the seed's words, the criteria
-/// ("needs ...; measured ...: met"), the prediction's reason.
+/// one when it differs) with its cause, the seed's words (quoted once for
+/// consecutive claims on the same sentence), the criteria ("needs ...;
+/// measured ...: met"). The predictions' reasons are folded beneath
+/// ([`claims_reasons`]).
 pub fn claims_table(rows: &[ClaimRow]) -> Table {
     let mut table = Table::new(&[
         ("claim", false),
@@ -283,9 +286,14 @@ pub fn claims_table(rows: &[ClaimRow]) -> Table {
         ("verdict", false),
         ("the paper says", false),
         ("criteria: needed, measured", false),
-        ("expected because", false),
     ]);
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        let same_sentence = i > 0 && rows[i - 1].seed == r.seed && rows[i - 1].words == r.words;
+        let words = if same_sentence {
+            text("the same sentence as the row above")
+        } else {
+            text(format!("{}: “{}”", r.seed, r.words))
+        };
         let mut verdict = vec![if r.as_expected() {
             text(r.verdict.name())
         } else {
@@ -308,13 +316,33 @@ pub fn claims_table(rows: &[ClaimRow]) -> Table {
                 vec![code(&r.claim)],
                 vec![text(r.formulation.name())],
                 verdict,
-                vec![text(format!("{}: “{}”", r.seed, r.words))],
+                vec![words],
                 vec![text(&r.criterion)],
-                vec![text(&r.reason)],
             ],
         );
     }
     table
+}
+
+/// Each claim's prediction with its reason and what the runs showed, in a
+/// fold beneath the claims table.
+fn claims_reasons(rows: &[ClaimRow]) -> Block {
+    Block::Details {
+        summary: vec![text(format!(
+            "Why each verdict was expected, and what the runs showed ({} claims)",
+            rows.len()
+        ))],
+        blocks: vec![Block::List(
+            rows.iter()
+                .map(|r| {
+                    vec![
+                        code(&r.claim),
+                        text(format!(" ({}): {}", r.formulation.name(), r.reason)),
+                    ]
+                })
+                .collect(),
+        )],
+    }
 }
 
 /// Provenance: commit and dirty flag, compiler, build profile, timing
