@@ -328,6 +328,28 @@ impl SparseNewtonStep {
     pub fn pattern_sizes(&self) -> (usize, usize) {
         self.system.pattern_sizes()
     }
+
+    /// The factorization of the Newton matrix ("tridiagonal" for a chain
+    /// with gaps to the ground).
+    pub fn factorization(&self) -> &'static str {
+        self.system.factorization()
+    }
+
+    /// The warm start of the next step (the last step's increment).
+    pub fn warm_start(&self) -> &[f64] {
+        &self.u_prev
+    }
+
+    /// Sets the warm start of the next step (a benchmark replays a step
+    /// sequence from one state).
+    pub fn set_warm_start(&mut self, u: &[f64]) {
+        self.u_prev.copy_from_slice(u);
+    }
+
+    /// Which gap springs were engaged in the last step's solution.
+    pub fn active_set(&self) -> &[bool] {
+        self.system.active()
+    }
 }
 
 impl StepSolver for SparseNewtonStep {

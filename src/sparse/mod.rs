@@ -21,6 +21,9 @@
 //! one factorization per step (two when the active set changes). A
 //! non-symmetric A is factored by LU and globalised on the residual norm;
 //! every solution is graded by its residual (see `obstacle`).
+//! A symmetric tridiagonal pattern (a chain of masses with gaps to the
+//! ground) is factored by [`tridiagonal::SymmetricTridiagonal`] instead,
+//! L D L^T in O(n) as LAPACK's dpttrf does.
 //! [`pattern`] checks and builds CSC patterns and names the errors of
 //! both factorizations. [`convert`] turns nested row arrays into CSR and sparse matrices into
 //! dense copies.
@@ -31,6 +34,7 @@ pub mod llt;
 pub mod lu;
 pub mod obstacle;
 pub mod pattern;
+pub mod tridiagonal;
 
 pub use convert::{csr_from_rows, to_dense};
 

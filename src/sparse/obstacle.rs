@@ -23,6 +23,7 @@ use sprs::CsMat;
 use crate::sparse::csr::Csr;
 use crate::sparse::llt::{SparseError, SparseLlt};
 use crate::sparse::lu::SparseLu;
+use crate::sparse::tridiagonal::SymmetricTridiagonal;
 
 /// Parameters of the active-set iteration.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -102,9 +103,11 @@ pub enum ObstacleError {
     Dimensions(String),
 }
 
-/// The factorization of the Jacobian: Cholesky of its lower triangle for a
+/// The factorization of the Jacobian: L D L^T of a symmetric tridiagonal
+/// pattern (a chain), Cholesky of its lower triangle for any other
 /// symmetric A, LU of the full pattern otherwise.
 enum Factor {
+    Tridiagonal(SymmetricTridiagonal),
     Llt(SparseLlt),
     Lu(SparseLu),
 }
@@ -112,24 +115,28 @@ enum Factor {
 impl Factor {
     fn position(&self, i: usize, j: usize) -> Option<usize> {
         match self {
+            Factor::Tridiagonal(f) => f.position(i, j),
             Factor::Llt(f) => f.position(i, j),
             Factor::Lu(f) => f.position(i, j),
         }
     }
     fn values_mut(&mut self) -> &mut [f64] {
         match self {
+            Factor::Tridiagonal(f) => f.values_mut(),
             Factor::Llt(f) => f.values_mut(),
             Factor::Lu(f) => f.values_mut(),
         }
     }
     fn factorize(&mut self) -> Result<(), SparseError> {
         match self {
+            Factor::Tridiagonal(f) => f.factorize(),
             Factor::Llt(f) => f.factorize(),
             Factor::Lu(f) => f.factorize(),
         }
     }
     fn solve_in_place(&mut self, x: &mut [f64]) -> Result<(), SparseError> {
         match self {
+            Factor::Tridiagonal(f) => f.solve_in_place(x),
             Factor::Llt(f) => {
                 f.solve_in_place(x);
                 Ok(())
@@ -139,18 +146,21 @@ impl Factor {
     }
     fn factorizations(&self) -> usize {
         match self {
+            Factor::Tridiagonal(f) => f.factorizations(),
             Factor::Llt(f) => f.factorizations(),
             Factor::Lu(f) => f.factorizations(),
         }
     }
     fn nnz(&self) -> usize {
         match self {
+            Factor::Tridiagonal(f) => f.nnz(),
             Factor::Llt(f) => f.nnz(),
             Factor::Lu(f) => f.nnz(),
         }
     }
     fn factor_nnz(&self) -> usize {
         match self {
+            Factor::Tridiagonal(f) => f.nnz(),
             Factor::Llt(f) => f.factor_nnz(),
             Factor::Lu(f) => f.nnz(),
         }
@@ -231,7 +241,9 @@ impl ObstacleSystem {
             }
         }
         let (col_ptr, row_idx) = crate::sparse::csc_from_columns(cols);
-        let factor = if symmetric {
+        let factor = if symmetric && SymmetricTridiagonal::fits(n, &col_ptr, &row_idx) {
+            Factor::Tridiagonal(SymmetricTridiagonal::new(n))
+        } else if symmetric {
             Factor::Llt(SparseLlt::new(n, col_ptr, row_idx)?)
         } else {
             Factor::Lu(SparseLu::new(n, col_ptr, row_idx)?)
@@ -277,6 +289,16 @@ impl ObstacleSystem {
     /// Number of unknowns.
     pub fn dim(&self) -> usize {
         self.n
+    }
+
+    /// The factorization of the Jacobian: "tridiagonal" (L D L^T),
+    /// "cholesky" (sparse LL^T) or "lu".
+    pub fn factorization(&self) -> &'static str {
+        match self.factor {
+            Factor::Tridiagonal(_) => "tridiagonal",
+            Factor::Llt(_) => "cholesky",
+            Factor::Lu(_) => "lu",
+        }
     }
 
     /// Whether the Jacobian is factored by LU (A not symmetric).
@@ -521,20 +543,41 @@ mod tests {
     }
 
     /// The solution satisfies the equation to rounding, from a cold and a
-    /// warm start, and the warm start needs one iteration.
+    /// warm start, and the warm start needs one iteration: a chain with
+    /// gaps to the ground (tridiagonal Jacobian, L D L^T) ...
     #[test]
     fn solves_the_obstacle_equation_exactly() {
         let n = 200;
-        let a = chain(n, 1.0, 0.5);
         let mut bt = TriMat::new((n, n));
         for i in 0..n {
             bt.add_triplet(i, i, if i % 2 == 0 { 1.0 } else { -1.0 });
         }
-        let b = bt.to_csr();
+        solves_exactly(&bt.to_csr(), "tridiagonal");
+    }
+
+    /// ... and gaps between masses two apart (a wider band: sparse Cholesky).
+    #[test]
+    fn solves_the_obstacle_equation_exactly_beyond_the_band() {
+        let n = 200;
+        let mut bt = TriMat::new((n, n));
+        for i in 0..n {
+            bt.add_triplet(i, i, if i % 2 == 0 { 1.0 } else { -1.0 });
+            if i + 2 < n && i % 5 == 0 {
+                bt.add_triplet(i, i + 2, 0.5);
+            }
+        }
+        solves_exactly(&bt.to_csr(), "cholesky");
+    }
+
+    fn solves_exactly(b: &CsMat<f64>, factorization: &str) {
+        let n = b.cols();
+        let a = chain(n, 1.0, 0.5);
+        let b = b.clone();
         let kg = vec![3.0; n];
         let c: Vec<f64> = (0..n).map(|i| 0.1 + 0.05 * (i % 3) as f64).collect();
         let r: Vec<f64> = (0..n).map(|i| 2.0 * ((i as f64) * 0.37).sin()).collect();
         let mut sys = ObstacleSystem::new(&a, &b, &kg).expect("pattern");
+        assert_eq!(sys.factorization(), factorization);
         let mut x = vec![0.0; n];
         let info = sys
             .solve(&r, &c, &mut x, &ObstacleParams::default())
