@@ -26,7 +26,7 @@ tr.flag td{background:#fff1c2}
 tr.summary td{background:#f6f6f6;color:#555;font-style:italic}
 figure{margin:1em 0 1.6em}
 img{max-width:100%;height:auto;box-sizing:border-box}
-figure img{border:1px solid #eee}
+figure img{border:1px solid #eee;max-width:min(100%,760px)}
 figcaption{font-size:.92em;color:#444;margin-top:.3em}
 hr{border:0;border-top:1px solid #ccc;margin:2.5em 0 1em}
 ";

@@ -11,11 +11,12 @@ use crate::harness::format::sig;
 use crate::harness::outcome::StudyResult;
 use crate::harness::rows::CheckRow;
 
-/// A study's timings: the columns a reader compares (a small table open, a
-/// larger one folded with the explanation), every column in a nested fold.
+/// A study's timings: the columns a reader compares (a small table open
+/// under a heading; a larger one folded, with the explanation, in one fold
+/// named "Timings: ..."), every column in a nested fold.
 pub(super) fn timings_section(doc: &mut Document, study: &StudyResult) {
-    doc.heading(3, "Timings", None);
     let Some(t) = timings_table(study) else {
+        doc.heading(3, "Timings", None);
         doc.paragraph(vec![text("No timings (no case produced output).")]);
         return;
     };
@@ -41,6 +42,7 @@ pub(super) fn timings_section(doc: &mut Document, study: &StudyResult) {
     };
     match shown {
         Some(table) if table.rows.len() <= SHOWN_TIMING_ROWS => {
+            doc.heading(3, "Timings", None);
             doc.blocks.push(Block::Table(table));
             doc.blocks.push(Block::Details {
                 summary: vec![text("How the times are measured, and every column")],
@@ -49,13 +51,13 @@ pub(super) fn timings_section(doc: &mut Document, study: &StudyResult) {
         }
         Some(table) => doc.blocks.push(Block::Details {
             summary: vec![text(format!(
-                "CPU time, spread, steps and speed-up ({} rows), how they are measured, and every column",
+                "Timings: CPU time, spread, steps and speed-up ({} rows), how they are measured, and every column",
                 table.rows.len()
             ))],
             blocks: vec![explanation, Block::Table(table), every],
         }),
         None => doc.blocks.push(Block::Details {
-            summary: vec![text("How the times are measured, and every column")],
+            summary: vec![text("Timings: how they are measured, and every column")],
             blocks: vec![explanation, every],
         }),
     }
@@ -169,11 +171,12 @@ pub(super) fn figures_section(
     }
 }
 
-/// A study's checks: how many pass, the failing rows open, every row
-/// (value, tolerance, reference, why) in a fold.
+/// A study's checks: the failing rows open under a heading, every row
+/// (value, tolerance, reference, why) in a fold; when all pass, only the
+/// fold, its summary the count.
 pub(super) fn checks_section(doc: &mut Document, checks: &[CheckRow]) {
-    doc.heading(3, "Checks", None);
     if checks.is_empty() {
+        doc.heading(3, "Checks", None);
         doc.paragraph(vec![text("This study has no checks.")]);
         return;
     }
@@ -182,20 +185,25 @@ pub(super) fn checks_section(doc: &mut Document, checks: &[CheckRow]) {
     names.sort_unstable();
     names.dedup();
     if failed.is_empty() {
-        doc.paragraph(vec![text(format!(
-            "All {} check rows pass ({} check{}).",
-            checks.len(),
-            names.len(),
-            if names.len() == 1 { "" } else { "s" }
-        ))]);
-    } else {
-        doc.paragraph(vec![strong(format!(
-            "{} of {} check rows FAIL:",
-            failed.len(),
-            checks.len()
-        ))]);
-        doc.blocks.push(Block::Table(checks_table(&failed)));
+        // Nothing to read above the fold: the count is its summary.
+        doc.blocks.push(Block::Details {
+            summary: vec![text(format!(
+                "Checks: all {} check rows pass ({} check{}); every row: case, method, value against tolerance, and why",
+                checks.len(),
+                names.len(),
+                if names.len() == 1 { "" } else { "s" }
+            ))],
+            blocks: vec![Block::Table(checks_table(checks))],
+        });
+        return;
     }
+    doc.heading(3, "Checks", None);
+    doc.paragraph(vec![strong(format!(
+        "{} of {} check rows FAIL:",
+        failed.len(),
+        checks.len()
+    ))]);
+    doc.blocks.push(Block::Table(checks_table(&failed)));
     doc.blocks.push(Block::Details {
         summary: vec![text(format!(
             "Every check: case, method, value against tolerance, and why ({} rows)",
