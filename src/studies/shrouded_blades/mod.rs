@@ -21,7 +21,7 @@ use crate::models::blades::beam;
 
 use spec::{CaseConfig, Integrator};
 
-const COUNTER_DOCS: [(&str, &str); 5] = [
+const COUNTER_DOCS: [(&str, &str); 6] = [
     ("steps", "accepted time steps [-]"),
     (
         "rejected_steps",
@@ -34,6 +34,10 @@ const COUNTER_DOCS: [(&str, &str); 5] = [
     (
         "local_iterations",
         "Gauss-Seidel sweeps over the patches' friction problems (moreau) [-]",
+    ),
+    (
+        "newton_iterations",
+        "Newton iterations over all patches' impulses at once (moreau, regularised laws) [-]",
     ),
     (
         "stick_patch_steps",

@@ -53,6 +53,7 @@ pub(super) fn run_method(
         ("rejected_steps".into(), run.rejected_steps as f64),
         ("rhs_evaluations".into(), run.rhs_evaluations as f64),
         ("local_iterations".into(), run.local_iterations as f64),
+        ("newton_iterations".into(), run.newton_iterations as f64),
         ("stick_patch_steps".into(), run.stick_patch_steps as f64),
     ];
     Ok(MethodOutput {

@@ -112,6 +112,9 @@ pub struct BladeRun {
     pub rhs_evaluations: usize,
     /// Gauss-Seidel sweeps over the patches, summed over the steps (Moreau).
     pub local_iterations: usize,
+    /// Newton iterations over all patches at once, summed over the steps
+    /// (Moreau under a regularised law).
+    pub newton_iterations: usize,
     /// Sticking patches summed over the steps (Moreau).
     pub stick_patch_steps: usize,
     /// Per patch, the steps it ended stuck (Moreau; empty otherwise).
@@ -192,6 +195,7 @@ impl Observer<BladePair> for Recorder<'_> {
         {
             let run = &mut *self.run;
             run.local_iterations += report.sweeps;
+            run.newton_iterations += report.global_newton;
             run.stick_patch_steps += report.sticking;
             run.patch_stick_steps.resize(self.model.patch_count(), 0);
             for (j, n) in run.patch_stick_steps.iter_mut().enumerate() {
