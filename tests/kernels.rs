@@ -21,11 +21,12 @@ use contact_harness::harness::manifest;
 use contact_harness::harness::outcome::RunResult;
 
 /// The kernel slowed down and the passes that make it about 5 % slower
-/// (6.8 thousand instructions per pass against 1.42 million per step, the
-/// step with its tridiagonal L D L^T; 2.33 million with the sparse
-/// Cholesky before).
+/// (6.8 thousand instructions per pass against about 1.1 million per step,
+/// the step with its tridiagonal L D L^T and one-pass sparse products;
+/// 2.33 million with the sparse Cholesky before). The test accepts a
+/// change of 3 to 8 %, so 8 passes hold from 0.7 to 1.8 million.
 const SLOWED: &str = "chain-1000/newmark-ssn-step";
-const PASSES: usize = 10;
+const PASSES: usize = 8;
 /// The kernel whose work is repeated (a method change).
 const REPEATED: &str = "belt/moreau-1000-steps";
 

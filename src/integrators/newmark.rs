@@ -363,8 +363,9 @@ impl StepSolver for SparseNewtonStep {
         t: f64,
     ) -> Result<usize, SolverError> {
         // Offsets c = g - D x~, so that the constraint reads D u > c.
-        for j in 0..self.gaps.len() {
-            self.offsets[j] = self.gaps[j] - self.directions.row_dot(j, x_pred);
+        self.directions.mul_vec(x_pred, &mut self.offsets);
+        for (o, g) in self.offsets.iter_mut().zip(&self.gaps) {
+            *o = g - *o;
         }
         // Warm start: the previous increment (its active set starts the iteration).
         u.copy_from_slice(&self.u_prev);
@@ -385,9 +386,9 @@ impl StepSolver for SparseNewtonStep {
                     SolverError::other("newmark-ssn", format!("step {step} (t = {t}): {other}"))
                 }
             })?;
-        for (j, fj) in f.iter_mut().enumerate() {
-            let y = self.directions.row_dot(j, u) - self.offsets[j];
-            *fj = self.k_gap[j] * y.max(0.0);
+        self.directions.mul_vec(u, f);
+        for ((fj, o), k) in f.iter_mut().zip(&self.offsets).zip(&self.k_gap) {
+            *fj = k * (*fj - o).max(0.0);
         }
         self.active = info.active;
         self.u_prev.copy_from_slice(u);

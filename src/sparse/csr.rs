@@ -61,10 +61,17 @@ impl Csr {
         idx.iter().zip(val).map(|(&j, &v)| v * x[j]).sum()
     }
 
-    /// y = A x.
+    /// y = A x: one pass over the rows (each row's slices cut once from
+    /// consecutive pointers, no call per row).
     pub fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
-        for (i, yi) in y.iter_mut().enumerate().take(self.rows) {
-            *yi = self.row_dot(i, x);
+        let (indices, data) = (&self.indices[..], &self.data[..]);
+        for (yi, w) in y.iter_mut().zip(self.indptr.windows(2)) {
+            let (idx, val) = (&indices[w[0]..w[1]], &data[w[0]..w[1]]);
+            let mut s = 0.0;
+            for (&j, &v) in idx.iter().zip(val) {
+                s += v * x[j];
+            }
+            *yi = s;
         }
     }
 }

@@ -334,8 +334,9 @@ impl ObstacleSystem {
 
     /// y = B x - c.
     fn openings(&self, x: &[f64], c: &[f64], y: &mut [f64]) {
-        for (j, yj) in y.iter_mut().enumerate() {
-            *yj = self.b.row_dot(j, x) - c[j];
+        self.b.mul_vec(x, y);
+        for (yj, cj) in y.iter_mut().zip(c) {
+            *yj -= cj;
         }
     }
 
@@ -361,15 +362,16 @@ impl ObstacleSystem {
     /// (|F|_inf, the scale of the relative residual, |F|_2^2 / 2).
     fn residual(&mut self, x: &[f64], c: &[f64], r: &[f64]) -> (f64, f64, f64) {
         let mut res = std::mem::take(&mut self.res);
+        let mut y = std::mem::take(&mut self.y);
+        self.a.mul_vec(x, &mut res);
         let mut scale = 0.0f64;
-        for (i, ri) in res.iter_mut().enumerate() {
-            let ax = self.a.row_dot(i, x);
-            scale = scale.max(ax.abs()).max(r[i].abs());
-            *ri = ax - r[i];
+        for (ri, &rr) in res.iter_mut().zip(r) {
+            scale = scale.max(ri.abs()).max(rr.abs());
+            *ri -= rr;
         }
+        self.openings(x, c, &mut y);
         let mut contact = 0.0f64;
-        for (j, &cj) in c.iter().enumerate().take(self.k.len()) {
-            let yj = self.b.row_dot(j, x) - cj;
+        for (j, &yj) in y.iter().enumerate().take(self.k.len()) {
             if yj > 0.0 {
                 let f = self.k[j] * yj;
                 let (idx, val) = self.b.row(j);
@@ -382,6 +384,7 @@ impl ObstacleSystem {
         let norm = res.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let half_sq = 0.5 * res.iter().map(|v| v * v).sum::<f64>();
         self.res = res;
+        self.y = y;
         (norm, scale.max(contact).max(f64::MIN_POSITIVE), half_sq)
     }
 
