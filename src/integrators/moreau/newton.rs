@@ -18,10 +18,10 @@
 //! -h F_N' e_N^T G, psi e_N^T + P_N D psi G_t), with
 //! D psi = (f/s) I + (f' - f/s) c c^T / s^2 (s = |c|; f'(0) I at s = 0),
 //! factored by dense LU (faer). A backtracking line search halves the step
-//! until |R|_inf decreases. The iteration stops when a full step changes
-//! the impulses by at most the stepper's tolerance times the largest
-//! impulse and the residual is at most that tolerance times the impulse
-//! scale. Redundant contacts (the blades' patches on one rigid shroud
+//! until |R|_2 decreases (the Newton direction descends |R|_2^2). The
+//! iteration stops when |R|_inf is at most the stepper's tolerance times
+//! the largest impulse (also where the line search meets the round-off
+//! floor of R there). Redundant contacts (the blades' patches on one rigid shroud
 //! pair) make G nearly singular, which slows Gauss-Seidel to hundreds of
 //! sweeps a step; I + D G stays regular (D G has no negative eigenvalues
 //! for a monotone law), so Newton takes a handful of iterations.
@@ -142,7 +142,7 @@ impl Step<'_> {
     }
 
     /// The residual R(P) into `r` (and, with `jac`, its Jacobian); returns
-    /// |R|_inf. `c` receives the end velocities c_free + G P.
+    /// (|R|_inf, |R|_2^2). `c` receives the end velocities c_free + G P.
     fn newton_residual(
         &self,
         g: &[f64],
@@ -150,7 +150,7 @@ impl Step<'_> {
         c: &mut [f64],
         r: &mut [f64],
         mut jac: Option<&mut Mat<f64>>,
-    ) -> f64 {
+    ) -> (f64, f64) {
         let dim = p.len();
         for (i, ci) in c.iter_mut().enumerate() {
             *ci = self.c_free[i]
@@ -160,7 +160,7 @@ impl Step<'_> {
                     .map(|(a, b)| a * b)
                     .sum::<f64>();
         }
-        let mut worst = 0.0f64;
+        let (mut worst, mut squares) = (0.0f64, 0.0f64);
         for j in 0..dim / 3 {
             let k = 3 * j;
             let local =
@@ -168,6 +168,7 @@ impl Step<'_> {
             for a in 0..3 {
                 r[k + a] = local.r[a];
                 worst = worst.max(local.r[a].abs());
+                squares += local.r[a] * local.r[a];
             }
             if let Some(jac) = jac.as_deref_mut() {
                 // Row k + a: d_dp (own impulse) + d_dc G (every impulse).
@@ -185,7 +186,7 @@ impl Step<'_> {
                 }
             }
         }
-        worst
+        (worst, squares)
     }
 
     /// The impulses of the step by Newton (module doc) over the dense
@@ -198,7 +199,7 @@ impl Step<'_> {
         let (mut c, mut r) = (vec![0.0; dim], vec![0.0; dim]);
         let mut jac = Mat::<f64>::zeros(dim, dim);
         let mut trial = vec![0.0; dim];
-        let mut norm = self.newton_residual(g, &p, &mut c, &mut r, Some(&mut jac));
+        let (mut norm, mut merit) = self.newton_residual(g, &p, &mut c, &mut r, Some(&mut jac));
         for it in 1..=MAX_ITERATIONS {
             let lu = jac.partial_piv_lu();
             let mut step = Mat::<f64>::from_fn(dim, 1, |i, _| -r[i]);
@@ -213,27 +214,32 @@ impl Step<'_> {
                 for i in 0..dim {
                     trial[i] = p[i] + t * step[i];
                 }
-                let trial_norm = self.newton_residual(g, &trial, &mut c, &mut r, None);
-                if trial_norm < norm || trial_norm == 0.0 {
+                let (trial_norm, trial_merit) =
+                    self.newton_residual(g, &trial, &mut c, &mut r, None);
+                if trial_merit < merit || trial_merit == 0.0 {
                     norm = trial_norm;
                     accepted = true;
                     break;
                 }
                 t *= 0.5;
             }
-            if !accepted {
-                return None;
+            if accepted {
+                std::mem::swap(&mut p, &mut trial);
             }
-            std::mem::swap(&mut p, &mut trial);
+            // Converged when the residual is at most the tolerance times
+            // the largest impulse; a line search that fails there has met
+            // the round-off floor of R, not a stall.
             let largest = p.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-            let change = t * step.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-            if t == 1.0 && change <= self.tolerance * largest && norm <= self.tolerance * largest {
+            if norm <= self.tolerance * largest {
                 for (j, pj) in impulses.iter_mut().enumerate() {
                     pj.copy_from_slice(&p[3 * j..3 * j + 3]);
                 }
                 return Some(it);
             }
-            norm = self.newton_residual(g, &p, &mut c, &mut r, Some(&mut jac));
+            if !accepted {
+                return None;
+            }
+            (norm, merit) = self.newton_residual(g, &p, &mut c, &mut r, Some(&mut jac));
         }
         None
     }
