@@ -92,26 +92,61 @@ fn solve2(a: [[f64; 2]; 2], b: [f64; 2]) -> [f64; 2] {
     ]
 }
 
+/// The penalty force at the theta point as a function of the end normal
+/// velocity x, for a step h, theta `th`, the start penetration g and normal
+/// velocity c: F_N(x) = max(0, a - b x) = max(0, k_n g_th - d_n c_th) while
+/// g_th(x) = g - th h ((1 - th) c + th x) > 0, else 0 (module doc).
+pub struct ThetaPenalty {
+    /// a = k_n g - (k_n th h + d_n) (1 - th) c [N].
+    pub a: f64,
+    /// b = (k_n th h + d_n) th [N s/m].
+    pub b: f64,
+    g: f64,
+    c: f64,
+    h: f64,
+    th: f64,
+}
+
+impl ThetaPenalty {
+    /// The law of one contact over one step.
+    pub fn new(pen: &Penalty, h: f64, th: f64, g: f64, c: f64) -> Self {
+        let kd = pen.stiffness * th * h + pen.damping;
+        Self {
+            a: pen.stiffness * g - kd * (1.0 - th) * c,
+            b: kd * th,
+            g,
+            c,
+            h,
+            th,
+        }
+    }
+
+    /// The penetration at the theta point, g_th(x).
+    pub fn g_theta(&self, x: f64) -> f64 {
+        self.g - self.th * self.h * ((1.0 - self.th) * self.c + self.th * x)
+    }
+
+    /// F_N(x).
+    pub fn force(&self, x: f64) -> f64 {
+        if self.g_theta(x) > 0.0 {
+            (self.a - self.b * x).max(0.0)
+        } else {
+            0.0
+        }
+    }
+}
+
 /// The normal impulse P_N = h F_N(x) of the implicit penalty law at the
 /// theta point, x = x0 + g_nn P_N the end normal velocity, for a step h,
 /// theta `th`, the start penetration g and normal velocity c (module doc).
 pub fn penalty_impulse(pen: &Penalty, h: f64, th: f64, g: f64, c: f64, gz: f64, x0: f64) -> f64 {
-    let kd = pen.stiffness * th * h + pen.damping;
-    let a = pen.stiffness * g - kd * (1.0 - th) * c;
-    let b = kd * th;
-    let g_theta = |x: f64| g - th * h * ((1.0 - th) * c + th * x);
-    let force = |x: f64| {
-        if g_theta(x) > 0.0 {
-            (a - b * x).max(0.0)
-        } else {
-            0.0
-        }
-    };
-    if force(x0) <= 0.0 {
+    let law = ThetaPenalty::new(pen, h, th, g, c);
+    let (a, b) = (law.a, law.b);
+    if law.force(x0) <= 0.0 {
         return 0.0;
     }
     let p = h * (a - b * x0) / (1.0 + h * b * gz);
-    if g_theta(x0 + gz * p) > 0.0 {
+    if law.g_theta(x0 + gz * p) > 0.0 {
         return p;
     }
     // Exactly touching at the theta point.

@@ -301,6 +301,8 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
     /// which may be negative there.
     pub fn with_explicit_friction(mut self) -> Self {
         self.explicit_friction = true;
+        // The explicit friction impulse needs no Newton over the contacts.
+        self.delassus = None;
         self
     }
 
@@ -554,7 +556,6 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
                 return Ok((sweeps, newton));
             }
             if sweeps == self.newton_after
-                && !self.explicit_friction
                 && let Some(iterations) = self.newton_impulses(&mut state.impulses)
             {
                 self.global_newton = iterations;

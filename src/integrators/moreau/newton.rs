@@ -12,10 +12,10 @@
 //!
 //! (the friction law's implicit force; a line contact has one tangential
 //! row and R_t2 = P_t2). F_N(x) = max(0, a - b x) while the theta-point
-//! penetration is positive (`contact::impulse::penalty_impulse`), 0
-//! otherwise; a prescribed normal force gives R_N = P_N - h N. The
-//! Jacobian is dR/dP = I + D G (rows of the normal law and of psi:
-//! -h F_N' e_N^T G, psi e_N^T + P_N D psi G_t), with
+//! penetration is positive (`contact::impulse::ThetaPenalty`, the law
+//! `penalty_impulse` solves in closed form), 0 otherwise; a prescribed
+//! normal force gives R_N = P_N - h N. The Jacobian is dR/dP = I + D G
+//! (rows of the normal law and of psi: -h F_N' e_N^T G, psi e_N^T + P_N D psi G_t), with
 //! D psi = (f/s) I + (f' - f/s) c c^T / s^2 (s = |c|; f'(0) I at s = 0),
 //! factored by dense LU (faer). A backtracking line search halves the step
 //! until |R|_2 decreases (the Newton direction descends |R|_2^2). The
@@ -34,6 +34,7 @@ use faer::Mat;
 use faer::linalg::solvers::Solve;
 
 use crate::contact::friction::FrictionLaw;
+use crate::contact::impulse::ThetaPenalty;
 use crate::problem::moreau::{ContactLaw, MoreauProblem, NormalLaw};
 
 /// Most Newton iterations before the sweeps take over.
@@ -96,17 +97,13 @@ impl Step<'_> {
         let r_n = match law.normal {
             NormalLaw::Prescribed(force) => p[2] - h * force,
             NormalLaw::Penalty(pen) => {
-                let (g, c0) = (self.g_start[j], self.c_start[j][2]);
-                let kd = pen.stiffness * th * h + pen.damping;
-                let a = pen.stiffness * g - kd * (1.0 - th) * c0;
-                let b = kd * th;
-                let g_theta = g - th * h * ((1.0 - th) * c0 + th * c[2]);
-                if g_theta > 0.0 && a - b * c[2] > 0.0 {
-                    d_dc[2][2] = h * b;
-                    p[2] - h * (a - b * c[2])
-                } else {
-                    p[2]
+                let law = ThetaPenalty::new(&pen, h, th, self.g_start[j], self.c_start[j][2]);
+                let force = law.force(c[2]);
+                if force > 0.0 {
+                    // On the linear branch F_N = a - b x.
+                    d_dc[2][2] = h * law.b;
                 }
+                p[2] - h * force
             }
         };
         let mut r = [p[0], p[1], r_n];
