@@ -136,8 +136,8 @@ pub struct StepStats {
 /// solver, is graded by the residual of the equation it solves,
 /// |K_eff u + D^T f(x1) - r|_inf / max(|r|_inf, |K_eff u|_inf, |D^T f|_inf)
 /// with f(x1) = K_g max(0, D x1 - g) recomputed from the new state and
-/// K_eff u = K u + gamma/(beta dt) C u + (1 - alpha_b)/(beta dt^2) M u from
-/// the model's own matrices (not from the solver's factorization). Exact
+/// K_eff = K + gamma/(beta dt) C + (1 - alpha_b)/(beta dt^2) M assembled
+/// once from the model's own matrices (not the solver's factorization). Exact
 /// step solvers reach 1e-15-1e-13; iterative LCP solvers stop at an LCP
 /// residual of 1e-12 relative to |q|.
 pub const STEP_RESIDUAL_TOLERANCE: f64 = 1e-8;
@@ -386,9 +386,13 @@ impl StepSolver for SparseNewtonStep {
                     SolverError::other("newmark-ssn", format!("step {step} (t = {t}): {other}"))
                 }
             })?;
-        self.directions.mul_vec(u, f);
-        for ((fj, o), k) in f.iter_mut().zip(&self.offsets).zip(&self.k_gap) {
-            *fj = k * (*fj - o).max(0.0);
+        // f = K_g max(0, D u - c), the openings kept by the solve.
+        for ((fj, y), k) in f
+            .iter_mut()
+            .zip(self.system.openings_of_solution())
+            .zip(&self.k_gap)
+        {
+            *fj = k * y.max(0.0);
         }
         self.active = info.active;
         self.u_prev.copy_from_slice(u);
@@ -495,10 +499,11 @@ pub struct Stepper<'a> {
     r: Vec<f64>,
     u: Vec<f64>,
     f: Vec<f64>,
-    /// Scratch for the residual: K u, C u, M u, D^T f(x1).
-    ku: Vec<f64>,
-    cu: Vec<f64>,
-    mu: Vec<f64>,
+    /// K_eff = K + gamma/(beta dt) C + (1 - alpha)/(beta dt^2) M, for the
+    /// step's residual.
+    keff: Csr,
+    /// Scratch for the residual: K_eff u, D^T f(x1).
+    keff_u: Vec<f64>,
     dtf: Vec<f64>,
     /// Relative residual of the last step.
     pub residual: f64,
@@ -538,9 +543,8 @@ impl<'a> Stepper<'a> {
             r: vec![0.0; n],
             u: vec![0.0; n],
             f: vec![0.0; system.springs.len()],
-            ku: vec![0.0; n],
-            cu: vec![0.0; n],
-            mu: vec![0.0; n],
+            keff: Csr::from_sprs(&effective_stiffness_sparse(system, params)),
+            keff_u: vec![0.0; n],
             dtf: vec![0.0; n],
             residual: 0.0,
         })
@@ -617,10 +621,7 @@ impl<'a> Stepper<'a> {
     /// The relative residual of the step just taken (see
     /// [`STEP_RESIDUAL_TOLERANCE`]); `self.x` is x1 = x~ + u.
     fn step_residual(&mut self) -> f64 {
-        let (dt, beta, gamma, alpha) = (self.dt, self.beta, self.gamma, self.alpha);
-        self.k.mul_vec(&self.u, &mut self.ku);
-        self.c.mul_vec(&self.u, &mut self.cu);
-        self.m.mul_vec(&self.u, &mut self.mu);
+        self.keff.mul_vec(&self.u, &mut self.keff_u);
         self.dtf.fill(0.0);
         let springs = &self.system.springs;
         for j in 0..springs.len() {
@@ -633,10 +634,9 @@ impl<'a> Stepper<'a> {
                 }
             }
         }
-        let (cc, cm) = (gamma / (beta * dt), (1.0 - alpha) / (beta * dt * dt));
         let (mut worst, mut scale) = (0.0f64, f64::MIN_POSITIVE);
         for i in 0..self.x.len() {
-            let keff_u = self.ku[i] + cc * self.cu[i] + cm * self.mu[i];
+            let keff_u = self.keff_u[i];
             worst = worst.max((keff_u + self.dtf[i] - self.r[i]).abs());
             scale = scale
                 .max(keff_u.abs())

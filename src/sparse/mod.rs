@@ -30,6 +30,7 @@
 
 pub mod convert;
 pub mod csr;
+pub mod grounded_chain;
 pub mod llt;
 pub mod lu;
 pub mod obstacle;

@@ -21,6 +21,7 @@
 use sprs::CsMat;
 
 use crate::sparse::csr::Csr;
+use crate::sparse::grounded_chain::GroundedChain;
 use crate::sparse::llt::{SparseError, SparseLlt};
 use crate::sparse::lu::SparseLu;
 use crate::sparse::tridiagonal::SymmetricTridiagonal;
@@ -186,6 +187,9 @@ pub struct ObstacleSystem {
     /// k_j > 0.
     k: Vec<f64>,
     factor: Factor,
+    /// The two-pass Newton iteration of a chain with gaps to the ground
+    /// (used instead of `factor` when present).
+    fused: Option<GroundedChain>,
     /// Values of A in the factor's pattern order.
     base: Vec<f64>,
     /// For each constraint j, the (position, b_ji b_jl) of b_j^T b_j in the
@@ -241,7 +245,9 @@ impl ObstacleSystem {
             }
         }
         let (col_ptr, row_idx) = crate::sparse::csc_from_columns(cols);
-        let factor = if symmetric && SymmetricTridiagonal::fits(n, &col_ptr, &row_idx) {
+        let tridiagonal = symmetric && SymmetricTridiagonal::fits(n, &col_ptr, &row_idx);
+        let fused = GroundedChain::detect(&a_csr, &b_csr, k, tridiagonal);
+        let factor = if tridiagonal {
             Factor::Tridiagonal(SymmetricTridiagonal::new(n))
         } else if symmetric {
             Factor::Llt(SparseLlt::new(n, col_ptr, row_idx)?)
@@ -274,6 +280,7 @@ impl ObstacleSystem {
             b: b_csr,
             k: k.to_vec(),
             factor,
+            fused,
             base,
             updates,
             active: vec![false; m],
@@ -308,7 +315,7 @@ impl ObstacleSystem {
 
     /// Numeric factorizations so far (over all solves).
     pub fn factorizations(&self) -> usize {
-        self.factor.factorizations()
+        self.factor.factorizations() + self.fused.as_ref().map_or(0, |f| f.factorizations())
     }
 
     /// Nonzeros of the stored Jacobian pattern and of its factor (LU: of
@@ -320,6 +327,12 @@ impl ObstacleSystem {
     /// The active set of the last solve.
     pub fn active(&self) -> &[bool] {
         &self.active
+    }
+
+    /// The openings B x - c of the last accepted solution x (valid after a
+    /// successful [`Self::solve`]).
+    pub fn openings_of_solution(&self) -> &[f64] {
+        &self.y
     }
 
     /// Sets the active set to {j : b_j x > c_j} (openings kept in self.y).
@@ -334,6 +347,10 @@ impl ObstacleSystem {
 
     /// y = B x - c.
     fn openings(&self, x: &[f64], c: &[f64], y: &mut [f64]) {
+        if let Some(chain) = &self.fused {
+            chain.openings(x, c, y);
+            return;
+        }
         self.b.mul_vec(x, y);
         for (yj, cj) in y.iter_mut().zip(c) {
             *yj -= cj;
@@ -390,8 +407,57 @@ impl ObstacleSystem {
 
     /// The relative residual of `x` (see the module doc).
     pub fn relative_residual(&mut self, x: &[f64], c: &[f64], r: &[f64]) -> f64 {
-        let (norm, scale, _) = self.residual(x, c, r);
+        let (norm, scale) = match &self.fused {
+            Some(chain) => chain.residual(x, c, r),
+            None => {
+                let (norm, scale, _) = self.residual(x, c, r);
+                (norm, scale)
+            }
+        };
         norm / scale
+    }
+
+    /// The Newton point of the current active set into `trial` and its
+    /// openings into `self.y`; returns whether its own active set is the
+    /// current one.
+    fn newton_point(
+        &mut self,
+        r: &[f64],
+        c: &[f64],
+        trial: &mut [f64],
+    ) -> Result<bool, ObstacleError> {
+        let mut y = std::mem::take(&mut self.y);
+        let same = if let Some(chain) = &mut self.fused {
+            chain
+                .newton_point(&self.active, r, c, trial, &mut y)
+                .map_err(ObstacleError::from)
+        } else {
+            self.general_newton_point(r, c, trial, &mut y)
+        };
+        self.y = y;
+        same
+    }
+
+    /// [`Self::newton_point`] by the factorization of the pattern:
+    /// J = A + B_S^T K_S B_S, rhs = r + B_S^T K_S c_S.
+    fn general_newton_point(
+        &mut self,
+        r: &[f64],
+        c: &[f64],
+        trial: &mut [f64],
+        y: &mut [f64],
+    ) -> Result<bool, ObstacleError> {
+        self.factor_for_active_set()?;
+        trial.copy_from_slice(r);
+        for (j, _) in self.active.iter().enumerate().filter(|(_, a)| **a) {
+            let (idx, val) = self.b.row(j);
+            for (&i, &v) in idx.iter().zip(val) {
+                trial[i] += self.k[j] * c[j] * v;
+            }
+        }
+        self.factor.solve_in_place(trial)?;
+        self.openings(trial, c, y);
+        Ok(y.iter().zip(&self.active).all(|(&yj, &a)| (yj > 0.0) == a))
     }
 
     /// The merit function of the line search at `x`.
@@ -440,26 +506,17 @@ impl ObstacleSystem {
         let mut merit_x = f64::NAN;
         for it in 1..=params.max_iterations {
             info.iterations = it;
-            // J = A + B_S^T K_S B_S, rhs = r + B_S^T K_S c_S: the Newton
-            // point on the piece S.
-            self.factor_for_active_set()?;
+            // The Newton point of the piece S; accept it when its own
+            // active set is S.
             let mut trial = std::mem::take(&mut self.trial);
-            trial.copy_from_slice(r);
-            for (j, _) in self.active.iter().enumerate().filter(|(_, a)| **a) {
-                let (idx, val) = self.b.row(j);
-                for (&i, &v) in idx.iter().zip(val) {
-                    trial[i] += self.k[j] * c[j] * v;
+            let same = self.newton_point(r, c, &mut trial);
+            let same = match same {
+                Ok(same) => same,
+                Err(e) => {
+                    self.trial = trial;
+                    return Err(e);
                 }
-            }
-            if let Err(e) = self.factor.solve_in_place(&mut trial) {
-                self.trial = trial;
-                return Err(e.into());
-            }
-            // Accept the Newton point when its own active set is S.
-            let mut y = std::mem::take(&mut self.y);
-            self.openings(&trial, c, &mut y);
-            let same = (0..m).all(|j| (y[j] > 0.0) == self.active[j]);
-            self.y = y;
+            };
             if same {
                 x.copy_from_slice(&trial);
                 self.trial = trial;

@@ -81,25 +81,33 @@ impl Basis<'_> {
                     break;
                 }
                 let in_r = self.row_at[c] != NONE;
+                if !in_r {
+                    // Outside R every candidate's entry is 0 but that of the
+                    // slack of row c, 1 / t_c > 0: the minimum is 0 and that
+                    // slack (if tied) leaves the tie unless 1 / t_c is
+                    // within the tolerance at 0. The candidates stay in
+                    // their order (structural by position, then slacks by
+                    // row), so it is found by bisection.
+                    let key = |cand: &Leaving| match *cand {
+                        Leaving::Structural(p) => (0, p),
+                        Leaving::Slack(r) => (1, r),
+                    };
+                    if let Ok(i) = alive.binary_search_by(|(cand, _)| key(cand).cmp(&(1, c)))
+                        && 1.0 / self.tw[c] > 1e-11
+                    {
+                        alive.remove(i);
+                    }
+                    continue;
+                }
+                // Column c is in R: the entries come from the block's
+                // product (a slack candidate's own column is never in R).
                 for (value, &(cand, slot)) in values.iter_mut().zip(&alive) {
                     *value = match cand {
-                        Leaving::Structural(p) if in_r => panel[b * k + p] / self.ts[p],
-                        Leaving::Structural(_) => 0.0,
-                        Leaving::Slack(r) => {
-                            let entry = if c == r {
-                                1.0
-                            } else if in_r {
-                                products[b * slacks + slot]
-                            } else {
-                                0.0
-                            };
-                            entry / self.tw[r]
-                        }
+                        Leaving::Structural(p) => panel[b * k + p] / self.ts[p],
+                        Leaving::Slack(r) => products[b * slacks + slot] / self.tw[r],
                     };
                 }
-                if in_r {
-                    b += 1;
-                }
+                b += 1;
                 let best = values[..alive.len()]
                     .iter()
                     .copied()
