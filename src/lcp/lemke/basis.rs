@@ -3,7 +3,7 @@
 //! how far the updated H is from A_RS^-1, the dense refactorization and the
 //! iterative refinement of the basic values.
 
-use super::{Basis, Entering, Leaving, NONE, axpy, dot, products};
+use super::{Basis, Entering, Leaving, NONE, axpy, dot};
 
 impl Basis<'_> {
     /// The probe vector of the residual test: fixed, all entries of one
@@ -86,21 +86,15 @@ impl Basis<'_> {
     }
 
     /// out = A_rS H (length k), A_rS = -(row r of [M, d] on the columns S).
-    fn slack_row_times_h(&mut self, r: usize, out: &mut [f64]) {
+    fn slack_row_times_h(&self, r: usize, out: &mut [f64]) {
         let (n, k) = (self.n, self.k);
-        let mut row = std::mem::take(&mut self.scratch_b);
-        for (p, c) in row[..k].iter_mut().enumerate() {
-            *c = -self.cols[p * n + r];
+        out.fill(0.0);
+        for p in 0..k {
+            let coef = -self.mcol(self.s_var[p])[r];
+            if coef != 0.0 {
+                axpy(coef, &self.h[p * n..p * n + k], out);
+            }
         }
-        products::times_h(&self.h, n, k, &row, out);
-        self.scratch_b = row;
-    }
-
-    /// Column p of M_S := column `var` of [M, d].
-    fn set_column(&mut self, p: usize, var: usize) {
-        let n = self.n;
-        let col = self.mcol(var);
-        self.cols[p * n..(p + 1) * n].copy_from_slice(col);
     }
 
     /// Pivot: values update, then the rank-one update of H.
@@ -119,9 +113,11 @@ impl Basis<'_> {
                 let mut v = std::mem::take(&mut self.scratch_a);
                 self.slack_row_times_h(r, &mut v[..k]);
                 let sigma = self.tw[r];
-                products::rank_one(&mut self.h, n, k, 1.0 / sigma, &self.ts, &v);
                 for p in 0..k {
-                    self.h[p * n + k] = -self.ts[p] / sigma;
+                    let row = &mut self.h[p * n..p * n + k + 1];
+                    let coef = self.ts[p] / sigma;
+                    axpy(coef, &v[..k], &mut row[..k]);
+                    row[k] = -coef;
                 }
                 let last = &mut self.h[k * n..k * n + k + 1];
                 for (hq, &vq) in last[..k].iter_mut().zip(&v[..k]) {
@@ -129,7 +125,6 @@ impl Basis<'_> {
                 }
                 last[k] = 1.0 / sigma;
                 self.scratch_a = v;
-                self.set_column(k, j);
                 self.s_var[k] = j;
                 self.var_at[j] = k;
                 self.s_row[k] = r;
@@ -138,21 +133,23 @@ impl Basis<'_> {
                 self.k += 1;
             }
             (Entering::Structural(j), Leaving::Structural(p)) => {
-                // Column replacement (product form of the inverse): row p
-                // becomes H[p, :] / t_p, every other row a loses t_a times it.
+                // Column replacement (product form of the inverse).
                 let pivot = self.ts[p];
                 let mut rowp = std::mem::take(&mut self.scratch_b);
                 for (dst, &src) in rowp[..k].iter_mut().zip(&self.h[p * n..p * n + k]) {
                     *dst = src / pivot;
                 }
-                let mut coef = std::mem::take(&mut self.scratch_c);
-                coef[..k].copy_from_slice(&self.ts[..k]);
-                coef[p] = 0.0;
-                products::rank_one(&mut self.h, n, k, -1.0, &coef, &rowp);
-                self.h[p * n..p * n + k].copy_from_slice(&rowp[..k]);
+                for a in 0..k {
+                    if a == p {
+                        self.h[a * n..a * n + k].copy_from_slice(&rowp[..k]);
+                    } else {
+                        let coef = -self.ts[a];
+                        if coef != 0.0 {
+                            axpy(coef, &rowp[..k], &mut self.h[a * n..a * n + k]);
+                        }
+                    }
+                }
                 self.scratch_b = rowp;
-                self.scratch_c = coef;
-                self.set_column(p, j);
                 self.var_at[self.s_var[p]] = NONE;
                 self.s_var[p] = j;
                 self.var_at[j] = p;
@@ -164,16 +161,18 @@ impl Basis<'_> {
                 let pivot = self.ts[p];
                 let mut rowp = std::mem::take(&mut self.scratch_b);
                 rowp[..k].copy_from_slice(&self.h[p * n..p * n + k]);
-                let mut coef = std::mem::take(&mut self.scratch_c);
-                coef[..k].copy_from_slice(&self.ts[..k]);
-                coef[p] = 0.0;
-                products::rank_one(&mut self.h, n, k, -1.0 / pivot, &coef, &rowp);
+                for a in 0..k {
+                    if a != p {
+                        let coef = -self.ts[a] / pivot;
+                        if coef != 0.0 {
+                            axpy(coef, &rowp[..k], &mut self.h[a * n..a * n + k]);
+                        }
+                    }
+                }
                 self.scratch_b = rowp;
-                self.scratch_c = coef;
                 let last = k - 1;
                 if p != last {
                     self.h.copy_within(last * n..last * n + k, p * n);
-                    self.cols.copy_within(last * n..(last + 1) * n, p * n);
                 }
                 if qi != last {
                     for a in 0..last {
@@ -203,7 +202,12 @@ impl Basis<'_> {
                 self.slack_row_times_h(r, &mut v[..k]);
                 let pivot = v[qi];
                 v[qi] -= 1.0;
-                products::rank_one(&mut self.h, n, k, -1.0 / pivot, &self.ts, &v);
+                for a in 0..k {
+                    let coef = -self.ts[a] / pivot;
+                    if coef != 0.0 {
+                        axpy(coef, &v[..k], &mut self.h[a * n..a * n + k]);
+                    }
+                }
                 self.scratch_a = v;
                 self.row_at[i] = NONE;
                 self.s_row[qi] = r;

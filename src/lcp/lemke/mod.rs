@@ -31,14 +31,11 @@
 //! Files: this one holds the interface and the basis's data; pivoting.rs
 //! the pivot loop (entering column, minimum ratio test); lexicographic.rs
 //! the tie-break; basis.rs the compact inverse H (its four rank-one
-//! updates, the residual test, the refactorization, iterative refinement);
-//! products.rs the dense products of a pivot (faer, SIMD chosen at run
-//! time).
+//! updates, the residual test, the refactorization, iterative refinement).
 
 mod basis;
 mod lexicographic;
 mod pivoting;
-mod products;
 #[cfg(test)]
 mod tests;
 
@@ -224,10 +221,6 @@ struct Basis<'a> {
     k: usize,
     /// H = A_RS^-1, row-major with stride n; rows follow S, columns follow R.
     h: Vec<f64>,
-    /// The basic columns M_S of [M, d] (column p is that of S's variable at
-    /// position p), column-major, n x k: the operand of the entering
-    /// column's product.
-    cols: Vec<f64>,
     /// S: structural variable at each position (z0 = n).
     s_var: Vec<usize>,
     /// R: row at each position.
@@ -247,7 +240,6 @@ struct Basis<'a> {
     /// Scratch k-vectors.
     scratch_a: Vec<f64>,
     scratch_b: Vec<f64>,
-    scratch_c: Vec<f64>,
     /// Tied candidates of the ratio test.
     ties: Vec<Leaving>,
     /// Lexicographic tie-break scratch: the rows A_rS of the slack
@@ -276,7 +268,6 @@ impl<'a> Basis<'a> {
             d,
             k: 0,
             h: vec![0.0; n * n],
-            cols: vec![0.0; n * n],
             s_var: vec![NONE; n],
             s_row: vec![NONE; n],
             var_at: vec![NONE; n + 1],
@@ -287,7 +278,6 @@ impl<'a> Basis<'a> {
             tw: vec![0.0; n],
             scratch_a: vec![0.0; n],
             scratch_b: vec![0.0; n],
-            scratch_c: vec![0.0; n],
             ties: Vec::with_capacity(n + 1),
             lex_rows: Vec::new(),
             lex_panel: Vec::new(),

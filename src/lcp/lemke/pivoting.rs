@@ -1,7 +1,7 @@
 //! The pivot loop of Lemke's method: the entering column and the minimum
 //! ratio test (ties go to [`Basis::lexicographic_choice`]).
 
-use super::{Basis, Entering, Leaving, LemkeError, LemkeInfo, NONE, products};
+use super::{Basis, Entering, Leaving, LemkeError, LemkeInfo, NONE, dot};
 
 impl Basis<'_> {
     /// The pivots from the all-slack basis: z0 enters first, then always
@@ -80,7 +80,9 @@ impl Basis<'_> {
                 for (a, &row) in self.scratch_a[..k].iter_mut().zip(&self.s_row[..k]) {
                     *a = -col[row];
                 }
-                products::h_times(&self.h, n, k, &self.scratch_a, &mut self.ts);
+                for p in 0..k {
+                    self.ts[p] = dot(&self.h[p * n..p * n + k], &self.scratch_a[..k]);
+                }
             }
             Entering::Slack(i) => {
                 let qi = self.row_at[i];
@@ -89,8 +91,31 @@ impl Basis<'_> {
                 }
             }
         }
-        // tw = g (- the entering column of M for a structural one), g = M_S t_S.
-        products::columns_times(&self.cols, n, k, &self.ts, &mut self.tw);
+        // tw = g (+ a for a structural entering column), g = sum_p ts_p mcol(s_p).
+        self.tw.fill(0.0);
+        let mut p = 0;
+        while p + 4 <= k {
+            let (c0, c1, c2, c3) = (
+                self.mcol(self.s_var[p]),
+                self.mcol(self.s_var[p + 1]),
+                self.mcol(self.s_var[p + 2]),
+                self.mcol(self.s_var[p + 3]),
+            );
+            let (t0, t1, t2, t3) = (self.ts[p], self.ts[p + 1], self.ts[p + 2], self.ts[p + 3]);
+            for ((((g, &a0), &a1), &a2), &a3) in self.tw.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3)
+            {
+                *g += t0 * a0 + t1 * a1 + t2 * a2 + t3 * a3;
+            }
+            p += 4;
+        }
+        while p < k {
+            let c = self.mcol(self.s_var[p]);
+            let t = self.ts[p];
+            for (g, &a) in self.tw.iter_mut().zip(c) {
+                *g += t * a;
+            }
+            p += 1;
+        }
         if let Entering::Structural(j) = entering {
             let col = self.mcol(j);
             for (g, &a) in self.tw.iter_mut().zip(col) {
