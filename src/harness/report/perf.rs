@@ -1,5 +1,7 @@
-//! The performance-history section, the way asv (airspeed velocity) shows
-//! it: one summary figure (per family of studies, the geometric mean of its
+//! The performance-history section. It opens with the answer (what got
+//! faster or slower since the previous commit, and the counters that moved
+//! a method's work more than twofold: `answer`), then, the way asv
+//! (airspeed velocity) shows it: one summary figure (per family of studies, the geometric mean of its
 //! benchmarks relative to the first commit of the baseline; commit hashes
 //! on the axis), the table of regressions (benchmark, commit, measure,
 //! change, band; empty when nothing regressed) and the rule, then folded:
@@ -16,6 +18,7 @@ use crate::harness::history::{
 };
 use crate::harness::outcome::RunResult;
 
+mod answer;
 mod detail;
 mod figures;
 pub mod text;
@@ -271,6 +274,7 @@ pub fn section(
     summary: Option<&RenderedFigure>,
 ) {
     doc.heading(2, "Performance history", Some("performance-history"));
+    doc.blocks.extend(answer::since_previous(history, ctx));
     let commits = history.commits();
     let mut intro = vec![
         text(format!(

@@ -117,3 +117,62 @@ fn a_change_with_its_counters_is_a_counter_change_not_a_regression() {
     assert!(detail.contains("steps 10 → 20"), "{detail}");
     assert!(detail.contains("counters changed"), "{detail}");
 }
+
+/// The answer's blocks of a history of kernels `k0, k1, ..` whose
+/// instructions go `ir[i][0] -> ir[i][1] -> ir[i][2]` and steps
+/// `steps[i][..]`.
+fn answer_of(ir: &[[f64; 3]], steps: &[[f64; 3]]) -> String {
+    let mut rows = Vec::new();
+    for c in 0..3 {
+        let commit = format!("commit{c}");
+        for (i, (ir, st)) in ir.iter().zip(steps).enumerate() {
+            let case = format!("k{i}");
+            rows.push(row(&commit, STUDY, &case, INSTRUCTIONS, ir[c]));
+            rows.push(row(&commit, STUDY, &case, "steps", st[c]));
+        }
+    }
+    let h = History { rows };
+    format!("{:?}", answer::since_previous(&h, &Context::new(&h)))
+}
+
+/// The section opens with what moved since the previous commit: one
+/// kernel slower, one faster, one that changed its method with a counter
+/// that moved fourfold (named), the rest unchanged; unchanged code says
+/// nothing moved.
+#[test]
+fn the_answer_names_what_got_faster_or_slower_and_the_large_counter_moves() {
+    let text = answer_of(
+        &[
+            [1e6, 1e6, 1.05e6],
+            [1e6, 1e6, 0.5e6],
+            [1e6, 1e6, 3e6],
+            [1e6, 1e6, 1e6],
+        ],
+        &[[10.0; 3], [10.0; 3], [10.0, 10.0, 40.0], [10.0; 3]],
+    );
+    assert!(
+        text.contains("Since commit1 (the previous recorded commit): 1 faster, 1 slower"),
+        "{text}"
+    );
+    assert!(text.contains("1 with their counters changed"), "{text}");
+    assert!(text.contains("the other 1 unchanged"), "{text}");
+    assert!(text.contains("1 counter(s) moved more than 2x"), "{text}");
+    // The table, largest move first: k1 halved, then k0 +5 %; the method
+    // change of k2 (tripled with its counters) leads.
+    let order: Vec<usize> = ["kernels / k2", "kernels / k1", "kernels / k0"]
+        .iter()
+        .map(|b| text.find(b).unwrap_or_else(|| panic!("{b} in {text}")))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}: {text}");
+    assert!(
+        text.contains("Strong(\"slower\")") && text.contains("Strong(\"faster\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Strong(\"40\")"),
+        "the counter's new value: {text}"
+    );
+    let quiet = answer_of(&[[1e6; 3]], &[[10.0; 3]]);
+    assert!(quiet.contains("0 faster, 0 slower"), "{quiet}");
+    assert!(!quiet.contains("moved more than"), "{quiet}");
+}
