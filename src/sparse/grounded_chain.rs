@@ -20,7 +20,9 @@
 //!   x_i = z_i / d_i - l_i x_{i+1}.
 //!
 //! Both passes are bound by the latency of their recurrences (a division
-//! in the forward one), so the fused work costs little beside them.
+//! in the forward one), so the fused work costs little beside them. When
+//! the piece is that of the last factor (a step whose active set did not
+//! change), the factor is kept and the forward pass only substitutes.
 
 use crate::sparse::csr::Csr;
 use crate::sparse::pattern::SparseError;
@@ -45,6 +47,9 @@ pub struct GroundedChain {
     /// The factor: D's diagonal and L's sub-diagonal.
     d: Vec<f64>,
     l: Vec<f64>,
+    /// The active set of the factor (valid when `factored_valid`).
+    factored_set: Vec<bool>,
+    factored_valid: bool,
     factorizations: usize,
 }
 
@@ -91,6 +96,8 @@ impl GroundedChain {
             k: k.to_vec(),
             d: vec![0.0; n],
             l: vec![0.0; n.saturating_sub(1)],
+            factored_set: vec![false; k.len()],
+            factored_valid: false,
             factorizations: 0,
         })
     }
@@ -118,29 +125,42 @@ impl GroundedChain {
         }
         let (constraint, k, coef) = (&self.constraint[..], &self.k[..], &self.coef[..]);
         let piece = |i: usize| piece_terms(constraint, k, coef, active, c, i);
-        // Forward: factor and forward substitution; x holds z.
-        let (s0, t0) = piece(0);
-        let mut d_prev = self.diag[0] + s0;
-        let mut z_prev = r[0] + t0;
-        self.d[0] = d_prev;
-        x[0] = z_prev;
-        let mut ok = d_prev > 0.0 && d_prev.is_finite();
-        let (diag, sub, d, l) = (&self.diag, &self.sub, &mut self.d, &mut self.l);
-        for i in 1..n {
-            let (s, t) = piece(i);
-            let e = sub[i - 1];
-            let li = e / d_prev;
-            d_prev = diag[i] + s - li * e;
-            z_prev = r[i] + t - li * z_prev;
-            ok &= d_prev > 0.0 && d_prev.is_finite();
-            l[i - 1] = li;
-            d[i] = d_prev;
-            x[i] = z_prev;
+        if self.factored_valid && self.factored_set[..] == active[..] {
+            // The factor of this piece is kept: forward substitution only.
+            let mut z_prev = r[0] + piece(0).1;
+            x[0] = z_prev;
+            for i in 1..n {
+                z_prev = r[i] + piece(i).1 - self.l[i - 1] * z_prev;
+                x[i] = z_prev;
+            }
+        } else {
+            self.factored_valid = false;
+            // Forward: factor and forward substitution; x holds z.
+            let (s0, t0) = piece(0);
+            let mut d_prev = self.diag[0] + s0;
+            let mut z_prev = r[0] + t0;
+            self.d[0] = d_prev;
+            x[0] = z_prev;
+            let mut ok = d_prev > 0.0 && d_prev.is_finite();
+            let (diag, sub, d, l) = (&self.diag, &self.sub, &mut self.d, &mut self.l);
+            for i in 1..n {
+                let (s, t) = piece(i);
+                let e = sub[i - 1];
+                let li = e / d_prev;
+                d_prev = diag[i] + s - li * e;
+                z_prev = r[i] + t - li * z_prev;
+                ok &= d_prev > 0.0 && d_prev.is_finite();
+                l[i - 1] = li;
+                d[i] = d_prev;
+                x[i] = z_prev;
+            }
+            if !ok {
+                return Err(SparseError::NotPositiveDefinite);
+            }
+            self.factorizations += 1;
+            self.factored_set.copy_from_slice(active);
+            self.factored_valid = true;
         }
-        if !ok {
-            return Err(SparseError::NotPositiveDefinite);
-        }
-        self.factorizations += 1;
         // Backward: substitution, openings, the active set's test.
         let mut same = true;
         let mut next = 0.0;
@@ -299,6 +319,30 @@ mod tests {
         let own: Vec<bool> = y.iter().map(|&v| v > 0.0).collect();
         assert_eq!(same, own == active);
         assert_eq!(fused.factorizations(), 1);
+        // The same piece with another right-hand side keeps the factor and
+        // solves it exactly.
+        let r2: Vec<f64> = r.iter().map(|v| 2.0 * v - 0.3).collect();
+        let mut x2 = vec![0.0; n];
+        fused
+            .newton_point(&active, &r2, &c, &mut x2, &mut y)
+            .expect("SPD");
+        assert_eq!(fused.factorizations(), 1, "the factor is kept");
+        let worst2 = (0..n).fold(0.0f64, |m, i| {
+            let bj = entries[i].2;
+            let (lhs, rhs) = if active[i] {
+                (
+                    a.row_dot(i, &x2) + k[i] * bj * bj * x2[i],
+                    r2[i] + k[i] * bj * c[i],
+                )
+            } else {
+                (a.row_dot(i, &x2), r2[i])
+            };
+            m.max((lhs - rhs).abs())
+        });
+        assert!(worst2 < 1e-13, "residual {worst2:e}");
+        fused
+            .newton_point(&active, &r, &c, &mut x, &mut y)
+            .expect("SPD");
         // The point of its own active set is accepted.
         let again = fused
             .newton_point(&own, &r, &c, &mut x, &mut y)
