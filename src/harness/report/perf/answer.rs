@@ -105,7 +105,7 @@ pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
         tally(&[Move::Unchanged]),
         tally(&[Move::NotJudged]),
     );
-    let mut sentence = vec![
+    let sentence = vec![
         strong(format!(
             "Since {} (the previous recorded commit): {faster} faster, {} slower",
             short_commit(previous),
@@ -123,29 +123,6 @@ pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
             short_commit(last)
         )),
     ];
-    let moves = large_counter_moves(ctx, latest);
-    if !moves.is_empty() {
-        sentence.push(text(format!(
-            " {} counter(s) moved more than {}x:",
-            moves.len(),
-            COUNTER_FACTOR
-        )));
-    }
-    let mut blocks = vec![Block::Paragraph(sentence)];
-    let shown_moves = moves.len().min(SHOWN_ROWS);
-    if shown_moves > 0 {
-        blocks.push(Block::Table(counter_moves_table(&moves[..shown_moves])));
-    }
-    if moves.len() > shown_moves {
-        blocks.push(Block::Details {
-            summary: vec![text(format!(
-                "The other {} counters that moved more than {}x",
-                moves.len() - shown_moves,
-                COUNTER_FACTOR
-            ))],
-            blocks: vec![Block::Table(counter_moves_table(&moves[shown_moves..]))],
-        });
-    }
     judged.retain(|(m, _)| {
         matches!(
             m,
@@ -153,20 +130,34 @@ pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
         )
     });
     judged.sort_by(|a, b| size(&b.1).total_cmp(&size(&a.1)));
-    let shown = judged.len().min(SHOWN_ROWS);
-    if shown > 0 {
-        blocks.push(Block::Table(moves_table(&judged[..shown])));
-    }
-    if judged.len() > shown {
-        blocks.push(Block::Details {
-            summary: vec![text(format!(
-                "The other {} that moved",
-                judged.len() - shown
-            ))],
-            blocks: vec![Block::Table(moves_table(&judged[shown..]))],
-        });
+    let mut blocks = vec![Block::Paragraph(sentence)];
+    folded_table(&mut blocks, &judged, moves_table, "that moved");
+    let moves = large_counter_moves(ctx, latest);
+    if !moves.is_empty() {
+        blocks.push(Block::Paragraph(vec![strong(format!(
+            "{} counter(s) moved more than {}x:",
+            moves.len(),
+            COUNTER_FACTOR
+        ))]));
+        let what = format!("counters that moved more than {COUNTER_FACTOR}x");
+        folded_table(&mut blocks, &moves, counter_moves_table, &what);
     }
     blocks
+}
+
+/// The table of the first [`SHOWN_ROWS`] of `rows` and, folded beneath
+/// it, that of the others ("The other n <what>").
+fn folded_table<T>(blocks: &mut Vec<Block>, rows: &[T], table: fn(&[T]) -> Table, what: &str) {
+    let shown = rows.len().min(SHOWN_ROWS);
+    if shown > 0 {
+        blocks.push(Block::Table(table(&rows[..shown])));
+    }
+    if rows.len() > shown {
+        blocks.push(Block::Details {
+            summary: vec![text(format!("The other {} {what}", rows.len() - shown))],
+            blocks: vec![Block::Table(table(&rows[shown..]))],
+        });
+    }
 }
 
 /// The size of a move: |log(value / baseline)| (a halving and a doubling
