@@ -274,7 +274,11 @@ pub fn section(
     summary: Option<&RenderedFigure>,
 ) {
     doc.heading(2, "Performance history", Some("performance-history"));
-    doc.blocks.extend(answer::since_previous(history, ctx));
+    // The judge's verdicts and the counter changes, once for the section.
+    let flags = history::compare_latest_in(ctx);
+    let changes = history::counter_changes_in(ctx);
+    doc.blocks
+        .extend(answer::since_previous(history, &flags, &changes));
     let commits = history.commits();
     let mut intro = vec![
         text(format!(
@@ -322,14 +326,22 @@ pub fn section(
             studies.push(s);
         }
     }
-    body(doc, history, ctx, &studies, run);
+    body(doc, history, ctx, &studies, run, &flags, &changes);
 }
 
 /// Regressions listed in view; the others are folded beneath them.
 const SHOWN_REGRESSIONS: usize = 8;
 
 /// The section below the figure: regressions and the rule, then the folds.
-fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], run: &RunResult) {
+fn body(
+    doc: &mut Document,
+    history: &History,
+    ctx: &Context,
+    studies: &[&str],
+    run: &RunResult,
+    flags: &[history::HistoryFlag],
+    changes: &[CounterChange],
+) {
     let commits = history.commits();
     doc.heading(3, "Regressions", Some("history-regressions"));
     let regressions = history::regressions_in(ctx);
@@ -374,7 +386,6 @@ fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], 
         summary: vec![text("How a regression is judged (the rule in full)")],
         blocks: vec![Block::Paragraph(vec![text(rule_text())])],
     });
-    let changes = history::counter_changes_in(ctx);
     doc.blocks.push(Block::Details {
         summary: vec![text(format!(
             "Counter changes: {} between consecutive commits (method changes; newest first)",
@@ -383,10 +394,9 @@ fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], 
         blocks: if changes.is_empty() {
             vec![Block::Paragraph(vec![text("No counter changed.")])]
         } else {
-            vec![Block::Table(counter_table(&changes))]
+            vec![Block::Table(counter_table(changes))]
         },
     });
-    let flags = history::compare_latest_in(ctx);
     doc.blocks.push(Block::Details {
         summary: vec![text(format!(
             "Per-benchmark detail at the latest commit ({} studies and the kernels): values, \
@@ -396,7 +406,7 @@ fn body(doc: &mut Document, history: &History, ctx: &Context, studies: &[&str], 
                 .filter(|s| **s != crate::harness::kernels::STUDY)
                 .count()
         ))],
-        blocks: detail::study_details(&flags, studies, run),
+        blocks: detail::study_details(flags, studies, run),
     });
     let (table, skip) = commits_table(history, ctx);
     let mut blocks = Vec::new();

@@ -15,9 +15,7 @@
 use super::super::doc::{Block, Inline, RowKind, Table, code, strong, text};
 use super::text::{benchmark, value_text};
 use crate::harness::format::{count, percent, short_commit};
-use crate::harness::history::{
-    self, Context, CounterChange, History, HistoryFlag, MetricKind, Verdict,
-};
+use crate::harness::history::{self, CounterChange, History, HistoryFlag, MetricKind, Verdict};
 
 /// A counter whose value moved by more than this factor (up or down) at
 /// the latest commit is named in the answer.
@@ -54,7 +52,7 @@ fn move_of(v: Verdict) -> Option<Move> {
 /// The counters of the latest commit that moved by more than
 /// [`COUNTER_FACTOR`] (a counter from or to zero included), largest
 /// factor first.
-pub fn large_counter_moves(ctx: &Context, latest: usize) -> Vec<CounterChange> {
+pub fn large_counter_moves(changes: &[CounterChange], latest: usize) -> Vec<CounterChange> {
     let factor = |c: &CounterChange| {
         let (a, b) = (c.previous.abs(), c.value.abs());
         if a == 0.0 || b == 0.0 {
@@ -63,17 +61,25 @@ pub fn large_counter_moves(ctx: &Context, latest: usize) -> Vec<CounterChange> {
             (b / a).max(a / b)
         }
     };
-    let mut moves: Vec<CounterChange> = history::counter_changes_in(ctx)
-        .into_iter()
+    let mut moves: Vec<CounterChange> = changes
+        .iter()
         .filter(|c| c.commit_index == latest && factor(c) > COUNTER_FACTOR)
+        .cloned()
         .collect();
     moves.sort_by(|a, b| factor(b).total_cmp(&factor(a)));
     moves
 }
 
 /// The answer's blocks: the sentence, the table of what moved (folded
-/// beyond its first rows) and the large counter moves.
-pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
+/// beyond its first rows) and the large counter moves. `flags` are the
+/// judge's verdicts at the latest commit (`history::compare_latest_in`),
+/// `changes` the counter changes (`history::counter_changes_in`), both
+/// computed once for the whole section.
+pub fn since_previous(
+    history: &History,
+    flags: &[HistoryFlag],
+    changes: &[CounterChange],
+) -> Vec<Block> {
     let commits = history.commits();
     let Some(latest) = commits.len().checked_sub(1) else {
         return Vec::new();
@@ -85,8 +91,8 @@ pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
         ))])];
     }
     let (last, previous) = (commits[latest], commits[latest - 1]);
-    let mut judged: Vec<(Move, HistoryFlag)> = history::compare_latest_in(ctx)
-        .into_iter()
+    let mut judged: Vec<(Move, HistoryFlag)> = flags
+        .iter()
         .filter(|f| f.latest_commit == last)
         .filter(|f| {
             matches!(
@@ -94,7 +100,7 @@ pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
                 MetricKind::Time | MetricKind::Cost
             )
         })
-        .filter_map(|f| move_of(f.verdict).map(|m| (m, f)))
+        .filter_map(|f| move_of(f.verdict).map(|m| (m, f.clone())))
         .collect();
     let tally = |m: &[Move]| judged.iter().filter(|(x, _)| m.contains(x)).count();
     let (faster, slower, once, method, unchanged, not_judged) = (
@@ -132,7 +138,7 @@ pub fn since_previous(history: &History, ctx: &Context) -> Vec<Block> {
     judged.sort_by(|a, b| size(&b.1).total_cmp(&size(&a.1)));
     let mut blocks = vec![Block::Paragraph(sentence)];
     folded_table(&mut blocks, &judged, moves_table, "that moved");
-    let moves = large_counter_moves(ctx, latest);
+    let moves = large_counter_moves(changes, latest);
     if !moves.is_empty() {
         blocks.push(Block::Paragraph(vec![strong(format!(
             "{} counter(s) moved more than {}x:",

@@ -56,7 +56,12 @@ fn run() -> RunResult {
 
 fn section_of(h: &History) -> Document {
     let mut doc = Document::default();
-    body(&mut doc, h, &Context::new(h), &["sdof"], &run());
+    let ctx = Context::new(h);
+    let (flags, changes) = (
+        history::compare_latest_in(&ctx),
+        history::counter_changes_in(&ctx),
+    );
+    body(&mut doc, h, &ctx, &["sdof"], &run(), &flags, &changes);
     doc
 }
 
@@ -132,7 +137,12 @@ fn answer_of(ir: &[[f64; 3]], steps: &[[f64; 3]]) -> String {
         }
     }
     let h = History { rows };
-    format!("{:?}", answer::since_previous(&h, &Context::new(&h)))
+    let ctx = Context::new(&h);
+    let (flags, changes) = (
+        history::compare_latest_in(&ctx),
+        history::counter_changes_in(&ctx),
+    );
+    format!("{:?}", answer::since_previous(&h, &flags, &changes))
 }
 
 /// The section opens with what moved since the previous commit: one
