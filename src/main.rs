@@ -91,10 +91,74 @@ enum Command {
     #[command(hide = true)]
     Kernel {
         /// The kernel, `case/method` (the kinds register them; `harness::kernels`).
-        name: String,
+        #[arg(required_unless_present = "list")]
+        name: Option<String>,
         /// Time RUNS runs natively instead and print the median CPU seconds.
         #[arg(long, value_name = "RUNS")]
         time: Option<usize>,
+        /// Print the kernels' names, one per line.
+        #[arg(long, conflicts_with_all = ["name", "time"])]
+        list: bool,
+    },
+    /// Compare two git revisions side by side: build both, count their
+    /// kernels' instructions under callgrind and run the suite's timed jobs
+    /// interleaved (BASE, HEAD, HEAD, BASE, ...); write DIR/compare.csv and
+    /// print the changes. Exit 1 when a benchmark is slower beyond the
+    /// threshold.
+    Compare {
+        /// The base revision (a branch, tag, hash, HEAD~N).
+        base: String,
+        /// The head revision; the working tree when left out.
+        head: Option<String>,
+        /// The suite whose timed jobs run, a path in each revision's tree.
+        #[arg(long, default_value = "experiments/quick")]
+        suite: PathBuf,
+        /// Count the kernels only (no suite runs).
+        #[arg(long, conflicts_with = "no_kernels")]
+        no_suite: bool,
+        /// Run the suite only (no kernel counts).
+        #[arg(long)]
+        no_kernels: bool,
+        /// Only benchmarks whose name contains PATTERN (repeatable).
+        #[arg(long = "benchmark", value_name = "PATTERN")]
+        benchmarks: Vec<String>,
+        /// Interleaved rounds of the suite per revision.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Exit 1 when a benchmark is slower by more than PCT percent.
+        #[arg(
+            long,
+            value_name = "PCT",
+            default_value_t = 5.0,
+            allow_negative_numbers = true
+        )]
+        threshold: f64,
+        /// Where compare.csv goes.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+    },
+    /// Find the first commit between GOOD and BAD at which a kernel's
+    /// instruction count rose beyond the threshold (binary search, builds
+    /// cached like compare's); write DIR/bisect.csv.
+    Bisect {
+        /// A commit where the kernel was fast.
+        good: String,
+        /// A later commit where it is slow.
+        bad: String,
+        /// The kernel, `case/method` or `kernels/case/method`.
+        #[arg(long, value_name = "NAME")]
+        benchmark: String,
+        /// A commit is bad when its count exceeds GOOD's by more than PCT percent.
+        #[arg(
+            long,
+            value_name = "PCT",
+            default_value_t = 5.0,
+            allow_negative_numbers = true
+        )]
+        threshold: f64,
+        /// Where bisect.csv goes.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
     },
 }
 
@@ -121,7 +185,34 @@ fn main() -> ExitCode {
             solver,
             tolerance,
         })) => lcp_solve(&file, &solver, tolerance),
-        Some(Command::Kernel { name, time }) => kernel(&name, time),
+        Some(Command::Kernel { name, time, list }) => kernel(name.as_deref(), time, list),
+        Some(Command::Compare {
+            base,
+            head,
+            suite,
+            no_suite,
+            no_kernels,
+            benchmarks,
+            rounds,
+            threshold,
+            out,
+        }) => compare(&contact_harness::harness::compare::CompareOptions {
+            base,
+            head,
+            suite: (!no_suite).then_some(suite),
+            kernels: !no_kernels,
+            filters: benchmarks,
+            rounds,
+            threshold: threshold / 100.0,
+            out,
+        }),
+        Some(Command::Bisect {
+            good,
+            bad,
+            benchmark,
+            threshold,
+            out,
+        }) => bisect(&good, &bad, &benchmark, threshold / 100.0, &out),
         Some(Command::Merge { dirs, out, report }) => merge(&dirs, &out, &report),
         None => run(cli.run),
     }
@@ -355,9 +446,83 @@ fn lcp_solve(file: &std::path::Path, solver: &str, tolerance: Option<f64>) -> Ex
     ExitCode::SUCCESS
 }
 
-fn kernel(name: &str, time: Option<usize>) -> ExitCode {
+/// `compare BASE [HEAD]`: the table, and exit 1 on a slowdown beyond the
+/// threshold.
+fn compare(options: &contact_harness::harness::compare::CompareOptions) -> ExitCode {
+    use contact_harness::harness::compare;
+    match compare::compare(options) {
+        Ok(c) => {
+            print!("{}", compare::output::table(&c, options.threshold));
+            let slower = c.slower_beyond(options.threshold);
+            if slower.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                println!(
+                    "{} slower beyond the threshold of {} %",
+                    slower.len(),
+                    options.threshold * 100.0
+                );
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `bisect GOOD BAD --benchmark NAME`: prints the first bad commit.
+fn bisect(
+    good: &str,
+    bad: &str,
+    benchmark: &str,
+    threshold: f64,
+    out: &std::path::Path,
+) -> ExitCode {
+    use contact_harness::harness::compare::bisect;
+    match bisect::bisect(good, bad, benchmark, threshold, out) {
+        Ok(b) => {
+            for s in &b.steps {
+                println!("{}  {:>14}  {}", s.commit, s.value, s.verdict);
+            }
+            println!(
+                "{} commits between {good} and {bad}, {} counted; bisect.csv: {}",
+                b.candidates,
+                b.steps.len(),
+                b.csv.display()
+            );
+            match &b.first_bad {
+                Some(c) => {
+                    println!("first commit slower beyond {} %: {c}", threshold * 100.0);
+                    ExitCode::SUCCESS
+                }
+                None => {
+                    println!(
+                        "{bad} is not slower than {good} beyond {} %",
+                        threshold * 100.0
+                    );
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn kernel(name: Option<&str>, time: Option<usize>, list: bool) -> ExitCode {
     let root = std::path::Path::new(".");
     let all = contact_harness::studies::registry().kernels();
+    if list {
+        for k in &all {
+            println!("{}", k.info.name());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let name = name.unwrap_or_default();
     let result = match time {
         None => kernels::run_one(&all, name, root),
         Some(runs) => kernels::time_native(&all, name, root, runs)

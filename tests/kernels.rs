@@ -12,6 +12,8 @@
 
 use std::path::Path;
 
+mod common;
+
 use contact_harness::harness::history::{
     self, History, HistoryRow, INSTRUCTIONS, MetricKind, Verdict,
 };
@@ -29,23 +31,6 @@ const SLOWED: &str = "chain-1000/newmark-ssn-step";
 const PASSES: usize = 8;
 /// The kernel whose work is repeated (a method change).
 const REPEATED: &str = "belt/moreau-1000-steps";
-
-/// Whether Valgrind can be used; without it (and without
-/// `REQUIRE_VALGRIND=1`) a notice.
-fn valgrind() -> bool {
-    if callgrind::valgrind_version().is_some() {
-        return true;
-    }
-    assert!(
-        std::env::var("REQUIRE_VALGRIND").as_deref() != Ok("1"),
-        "REQUIRE_VALGRIND=1 but `valgrind --version` failed (install Debian's valgrind package)"
-    );
-    eprintln!(
-        "\n*** tests/kernels.rs: Valgrind not found: the instruction counts were NOT tested ***\n\
-         *** (install Debian's `valgrind`; REQUIRE_VALGRIND=1, as in CI, makes this fail) ***\n"
-    );
-    false
-}
 
 fn measure(kernels: &[KernelInfo], hook: Option<String>) -> KernelReport {
     let env: Vec<(String, String)> = hook
@@ -109,7 +94,7 @@ fn instructions(h: &History, commit: &str, name: &str) -> f64 {
 
 #[test]
 fn unchanged_code_flags_nothing_and_an_injected_slowdown_is_flagged_at_its_commit() {
-    if !valgrind() {
+    if !common::valgrind_available("tests/kernels.rs") {
         return;
     }
     let mut h = History::default();

@@ -7,6 +7,7 @@ pub mod atomic;
 pub mod checks;
 pub mod claims;
 pub mod clock;
+pub mod compare;
 pub mod figure;
 pub mod format;
 pub mod frame;

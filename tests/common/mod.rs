@@ -145,3 +145,25 @@ t_end = 2.0
 alpha_b = 0.0
 lcp_solver = "lemke"
 "#;
+
+/// Whether Valgrind can be used (`valgrind --version` runs). Without it a
+/// notice naming `test` is printed, unless `REQUIRE_VALGRIND=1` (set by
+/// `.ci/run`), which makes its absence a failure.
+pub fn valgrind_available(test: &str) -> bool {
+    let found = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        return true;
+    }
+    assert!(
+        std::env::var("REQUIRE_VALGRIND").as_deref() != Ok("1"),
+        "REQUIRE_VALGRIND=1 but `valgrind --version` failed (install Debian's valgrind package)"
+    );
+    eprintln!(
+        "\n*** {test}: Valgrind not found: the instruction counts were NOT tested ***\n\
+         *** (install Debian's `valgrind`; REQUIRE_VALGRIND=1, as in CI, makes this fail) ***\n"
+    );
+    false
+}

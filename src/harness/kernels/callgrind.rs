@@ -117,7 +117,36 @@ pub fn measure(
     kernel: &KernelInfo,
     env: &[(String, String)],
 ) -> Result<KernelMeasure, String> {
-    let file = scratch.join(format!("{}.{}.out", kernel.case, kernel.method));
+    let m = measure_named(exe, root, scratch, &kernel.name(), env)?;
+    Ok(KernelMeasure {
+        kernel: *kernel,
+        instructions: m.instructions,
+        estimated_cycles: m.estimated_cycles,
+        counters: m.counters,
+    })
+}
+
+/// One kernel's counts, by name (what [`measure_named`] returns).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counts {
+    /// Instructions executed (Ir).
+    pub instructions: f64,
+    /// Estimated cycles (module doc), NaN without the cache simulation.
+    pub estimated_cycles: f64,
+    /// The kernel's own counters.
+    pub counters: Counters,
+}
+
+/// Measures the kernel called `name` (`case/method`) of binary `exe`, which
+/// may be another revision's build (`compare`), run in `root`.
+pub fn measure_named(
+    exe: &Path,
+    root: &Path,
+    scratch: &Path,
+    name: &str,
+    env: &[(String, String)],
+) -> Result<Counts, String> {
+    let file = scratch.join(format!("{}.out", name.replace('/', ".")));
     let out = Command::new("valgrind")
         .envs(env.iter().map(|(k, v)| (k, v)))
         .arg("-q")
@@ -136,7 +165,7 @@ pub fn measure(
         .arg("--cache-sim=yes")
         .arg(exe)
         .arg("kernel")
-        .arg(kernel.name())
+        .arg(name)
         .current_dir(root)
         .output()
         .map_err(|e| format!("valgrind could not be started: {e}"))?;
@@ -163,8 +192,7 @@ pub fn measure(
             "no instruction was counted in {SYMBOL} (was the symbol found?)"
         ));
     }
-    Ok(KernelMeasure {
-        kernel: *kernel,
+    Ok(Counts {
         instructions,
         estimated_cycles: estimated_cycles(&events).unwrap_or(f64::NAN),
         counters,
