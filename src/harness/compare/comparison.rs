@@ -55,17 +55,23 @@ pub fn selected(name: &str, filters: &[String]) -> bool {
 
 /// The judged rows of the benchmarks both sides measured, and the names of
 /// those only one side has.
-pub fn judge(values: &[Values; 2]) -> (Vec<Row>, Vec<String>) {
+pub fn judge<'a>(values: &'a [Values; 2]) -> (Vec<Row>, Vec<String>) {
     let [base, head] = values;
     let mut rows = Vec::new();
     let mut unmatched = Vec::new();
+    let times = |side: &'a Values| {
+        side.iter()
+            .filter(|((_, m), _)| m == "cpu_s")
+            .map(|(_, v)| v.as_slice())
+    };
+    let floor = verdict::noise_floor(times(base).chain(times(head)));
     for ((name, measure), b) in base {
         let Some(h) = head.get(&(name.clone(), measure.clone())) else {
             unmatched.push(format!("{name} ({measure}): only in base"));
             continue;
         };
         let judged = if measure == "cpu_s" {
-            verdict::judge_times(b, h)
+            verdict::judge_times(b, h, floor)
         } else {
             verdict::judge_count(b[0], h[0])
         };

@@ -70,6 +70,13 @@ pub fn kernels(
                 .to_string(),
         ));
     }
+    let tool = callgrind::valgrind_version().unwrap_or_default();
+    let cached = |name: &str| {
+        built.counts.as_ref().map(|dir| {
+            dir.join(&tool)
+                .join(format!("{}.json", name.replace('/', ".")))
+        })
+    };
     let scratch = Scratch::new()?;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<(usize, Result<callgrind::Counts, String>)> = std::thread::scope(|s| {
@@ -80,16 +87,22 @@ pub fn kernels(
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(name) = names.get(i) else { break };
-                        done.push((
-                            i,
-                            callgrind::measure_named(
-                                &built.binary,
-                                &built.root,
-                                &scratch.0,
-                                name,
-                                &[],
-                            ),
-                        ));
+                        let file = cached(name);
+                        if let Some(counts) = file.as_deref().and_then(read_counts) {
+                            done.push((i, Ok(counts)));
+                            continue;
+                        }
+                        let counts = callgrind::measure_named(
+                            &built.binary,
+                            &built.root,
+                            &scratch.0,
+                            name,
+                            &[],
+                        );
+                        if let (Ok(c), Some(f)) = (&counts, &file) {
+                            write_counts(f, c);
+                        }
+                        done.push((i, counts));
                     }
                     done
                 })
@@ -123,6 +136,28 @@ pub fn kernels(
         }
     }
     Ok(values)
+}
+
+/// A kept count (see [`Built::counts`]); None when absent or unreadable.
+fn read_counts(file: &Path) -> Option<callgrind::Counts> {
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    Some(callgrind::Counts {
+        instructions: v.get("instructions")?.as_f64()?,
+        estimated_cycles: v
+            .get("estimated_cycles")
+            .and_then(|c| c.as_f64())
+            .unwrap_or(f64::NAN),
+        counters: Vec::new(),
+    })
+}
+
+/// Keeps a count (best effort: a count not kept is measured again).
+fn write_counts(file: &Path, c: &callgrind::Counts) {
+    let json = serde_json::json!({
+        "instructions": c.instructions,
+        "estimated_cycles": c.estimated_cycles.is_finite().then_some(c.estimated_cycles),
+    });
+    let _ = crate::harness::atomic::write_file(file, json.to_string().as_bytes());
 }
 
 /// One run of `suite` (a path in the revision's own tree) by `built`

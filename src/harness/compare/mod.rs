@@ -94,6 +94,7 @@ pub fn compare(options: &CompareOptions) -> Result<Comparison, CompareError> {
     let (rows, unmatched) = comparison::judge(&values);
     let csv = options.out.join("compare.csv");
     output::write_csv(&csv, &rows)?;
+    output::write_rounds(&options.out.join("compare-rounds.csv"), &values)?;
     Ok(Comparison {
         base,
         head,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::comparison::{Comparison, Row};
+use super::comparison::{Comparison, Row, Values};
 use super::error::CompareError;
 use crate::harness::atomic;
 use crate::harness::frame::{CellColumn, csv_bytes, frame};
@@ -34,6 +34,46 @@ pub fn write_csv(path: &Path, rows: &[Row]) -> Result<(), CompareError> {
         (
             COLUMNS[7].to_string(),
             text(&|r| r.judged.verdict.name().to_string()),
+        ),
+    ];
+    let err = |e: crate::error::OutputError| CompareError::Input(e.to_string());
+    let mut df = frame(path, columns).map_err(err)?;
+    let bytes = csv_bytes(path, &mut df).map_err(err)?;
+    atomic::write_file(path, &bytes).map_err(err)
+}
+
+/// Writes every measured value to `path` (`compare-rounds.csv`:
+/// `benchmark,measure,side,round,value`, side `base` or `head`, round from
+/// 1; a count has round 1 only), so that a verdict can be checked by hand.
+pub fn write_rounds(path: &Path, values: &[Values; 2]) -> Result<(), CompareError> {
+    let mut rows: Vec<(String, String, &str, f64, f64)> = Vec::new();
+    for (side, name) in values.iter().zip(["base", "head"]) {
+        for ((benchmark, measure), v) in side {
+            for (i, x) in v.iter().enumerate() {
+                rows.push((benchmark.clone(), measure.clone(), name, (i + 1) as f64, *x));
+            }
+        }
+    }
+    let columns = vec![
+        (
+            "benchmark".to_string(),
+            CellColumn::Text(rows.iter().map(|r| r.0.clone()).collect()),
+        ),
+        (
+            "measure".to_string(),
+            CellColumn::Text(rows.iter().map(|r| r.1.clone()).collect()),
+        ),
+        (
+            "side".to_string(),
+            CellColumn::Text(rows.iter().map(|r| r.2.to_string()).collect()),
+        ),
+        (
+            "round".to_string(),
+            CellColumn::counters(rows.iter().map(|r| Some(r.3)).collect()),
+        ),
+        (
+            "value".to_string(),
+            CellColumn::Float(rows.iter().map(|r| r.4).collect()),
         ),
     ];
     let err = |e: crate::error::OutputError| CompareError::Input(e.to_string());

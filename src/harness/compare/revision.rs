@@ -58,6 +58,11 @@ pub struct Built {
     pub binary: PathBuf,
     /// Its tree (the working directory of its runs).
     pub root: PathBuf,
+    /// Where its kernel counts are kept (`target/compare/counts/<key>`):
+    /// the same binary gives the same counts, so a revision counted once
+    /// (by compare or bisect) is not counted again. None for the working
+    /// tree, which may change between calls.
+    pub counts: Option<PathBuf>,
 }
 
 /// Runs git in `repo`; its trimmed stdout, or the error with git's words.
@@ -191,6 +196,7 @@ pub fn build(repo: &Path, revision: &Revision) -> Result<Built, CompareError> {
             revision: revision.clone(),
             binary,
             root,
+            counts: Some(cache.join("counts").join(&key)),
         });
     }
     let target = cache.join("target");
@@ -223,6 +229,7 @@ pub fn build(repo: &Path, revision: &Revision) -> Result<Built, CompareError> {
         revision: revision.clone(),
         binary,
         root,
+        counts: Some(cache.join("counts").join(&key)),
     })
 }
 
@@ -238,6 +245,7 @@ fn build_working_tree(repo: &Path, revision: &Revision) -> Result<Built, Compare
         revision: revision.clone(),
         binary: target.join("debug").join(BINARY),
         root: repo.to_path_buf(),
+        counts: None,
     })
 }
 

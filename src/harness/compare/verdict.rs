@@ -10,7 +10,10 @@
 //!   of that mean over [`BOOTSTRAP_RESAMPLES`] bootstrap resamples of the
 //!   rounds (fixed seed: the same data give the same interval). The noise
 //!   is measured in the same run: the relative range (max - min) / median
-//!   of each revision's own R times, the larger of the two. A change is
+//!   of each revision's own R times, the larger of the two, and at least
+//!   the run's noise floor ([`noise_floor`]: the median of that range over
+//!   every timed job of the run, since the range of three times of one job
+//!   often understates its spread). A change is
 //!   called only when the interval lies wholly outside 1 ± noise, i.e.
 //!   `lo > 1 + noise` (slower) or `hi < 1 / (1 + noise)` (faster). One
 //!   round gives no interval and no noise: never a change.
@@ -85,10 +88,28 @@ pub fn judge_count(base: f64, head: f64) -> Judged {
     }
 }
 
+/// The run's noise floor: the median, over the timed jobs' sides (base and
+/// head of each job) with at least two rounds, of the relative range of
+/// their times; 0 when there are none.
+pub fn noise_floor<'a>(sides: impl IntoIterator<Item = &'a [f64]>) -> f64 {
+    let ranges: Vec<f64> = sides
+        .into_iter()
+        .filter(|v| v.len() >= 2)
+        .map(relative_range)
+        .filter(|r| r.is_finite())
+        .collect();
+    if ranges.is_empty() {
+        0.0
+    } else {
+        median(&ranges)
+    }
+}
+
 /// CPU times of interleaved rounds: `base[i]` and `head[i]` were measured
-/// in round i (module doc). Rounds with a non-positive or non-finite time
-/// on either side are left out.
-pub fn judge_times(base: &[f64], head: &[f64]) -> Judged {
+/// in round i (module doc), judged against at least the noise `floor`.
+/// Rounds with a non-positive or non-finite time on either side are left
+/// out.
+pub fn judge_times(base: &[f64], head: &[f64], floor: f64) -> Judged {
     let pairs: Vec<(f64, f64)> = base
         .iter()
         .zip(head)
@@ -113,7 +134,7 @@ pub fn judge_times(base: &[f64], head: &[f64]) -> Judged {
     }
     let ratio = mean(&logs).exp();
     let (lo, hi) = bootstrap_interval(&logs);
-    let noise = relative_range(&b).max(relative_range(&h));
+    let noise = relative_range(&b).max(relative_range(&h)).max(floor);
     let verdict = if lo > 1.0 + noise {
         Verdict::Slower
     } else if hi < 1.0 / (1.0 + noise) {
@@ -204,27 +225,39 @@ mod tests {
     #[test]
     fn times_are_judged_against_their_own_noise() {
         // Twice as fast in every round, 2 % noise: faster.
-        let j = judge_times(&[1.0, 1.02, 0.99], &[0.5, 0.51, 0.495]);
+        let j = judge_times(&[1.0, 1.02, 0.99], &[0.5, 0.51, 0.495], 0.0);
         assert_eq!(j.verdict, Verdict::Faster, "{j:?}");
         assert!((j.ratio - 0.5).abs() < 1e-9 && j.hi < 0.51, "{j:?}");
         // A 10 % rise inside 30 % noise: unchanged.
-        let j = judge_times(&[1.0, 1.3, 1.0], &[1.1, 1.43, 1.1]);
+        let j = judge_times(&[1.0, 1.3, 1.0], &[1.1, 1.43, 1.1], 0.0);
         assert_eq!(j.verdict, Verdict::Unchanged, "{j:?}");
         // The same rise in quiet rounds: slower, and beyond 5 %.
-        let j = judge_times(&[1.0, 1.01, 1.0], &[1.1, 1.11, 1.1]);
+        let j = judge_times(&[1.0, 1.01, 1.0], &[1.1, 1.11, 1.1], 0.0);
         assert_eq!(j.verdict, Verdict::Slower, "{j:?}");
         assert!(slower_beyond(&j, 0.05) && !slower_beyond(&j, 0.2));
         // Rounds that disagree in direction: unchanged.
-        let j = judge_times(&[1.0, 1.0, 1.0], &[1.2, 0.8, 1.0]);
+        let j = judge_times(&[1.0, 1.0, 1.0], &[1.2, 0.8, 1.0], 0.0);
         assert_eq!(j.verdict, Verdict::Unchanged, "{j:?}");
         // One round: no interval, never a change.
-        let j = judge_times(&[1.0], &[3.0]);
+        let j = judge_times(&[1.0], &[3.0], 0.0);
         assert_eq!(j.verdict, Verdict::Unchanged);
         assert!(j.lo.is_nan() && (j.ratio - 3.0).abs() < 1e-12);
+        // Quiet rounds but a noisy run: the floor holds the change back.
+        let j = judge_times(&[1.0, 1.01, 1.0], &[1.1, 1.11, 1.1], 0.15);
+        assert_eq!(j.verdict, Verdict::Unchanged, "{j:?}");
+        assert_eq!(j.noise, 0.15);
+        let floor = noise_floor([
+            &[1.0, 1.1][..],
+            &[1.0, 1.2, 1.0][..],
+            &[3.0][..],
+            &[1.0, 1.3][..],
+        ]);
+        assert!((floor - 0.2).abs() < 1e-12, "{floor}");
+        assert_eq!(noise_floor([&[1.0][..]]), 0.0);
         // The interval is reproducible.
         assert_eq!(
-            judge_times(&[1.0, 1.1, 0.9, 1.05], &[1.2, 1.0, 1.1, 1.3]),
-            judge_times(&[1.0, 1.1, 0.9, 1.05], &[1.2, 1.0, 1.1, 1.3])
+            judge_times(&[1.0, 1.1, 0.9, 1.05], &[1.2, 1.0, 1.1, 1.3], 0.0),
+            judge_times(&[1.0, 1.1, 0.9, 1.05], &[1.2, 1.0, 1.1, 1.3], 0.0)
         );
     }
 }
