@@ -51,7 +51,9 @@ pub mod hook;
 pub mod load;
 pub mod run;
 
-pub use catalog::{CALIBRATION, Counters, Kernel, KernelInfo, STUDY, Work, counters, find};
+pub use catalog::{
+    CALIBRATION, Counters, Kernel, KernelInfo, LeftOut, STUDY, Work, counters, find,
+};
 pub use run::{contact_harness_measured_kernel, parse_output, run_one, time_native};
 
 /// The deterministic and calibration measures of one run.
