@@ -2,7 +2,7 @@
 //! Newmark step of chain-1000 with the paper's dense LCP and with the
 //! sparse Newton step, from the same state, and Lemke over the Siconos
 //! LCP collection; the small systems' kernels are in [`sdof`]. [`LEFT_OUT`]
-//! names the timed methods without a kernel of their own.
+//! would name the timed methods without a kernel of their own.
 
 mod sdof;
 
@@ -18,22 +18,11 @@ use crate::problem::GapSystem;
 /// 150th, the measured one the 151st).
 const CHAIN_STEPS: usize = 149;
 
-/// The timed methods without a kernel, and why.
-pub const LEFT_OUT: LeftOut = &[
-    (
-        "sweep-up",
-        "a frequency sweep of whole newmark-lcp (Lemke) runs of the SDOF, each settled from the \
-         previous one's state: its step is the newmark-lcp step (sdof-gap/newmark-lcp-pgs-step's \
-         system; chain-100/newmark-lcp-lemke-step's solver)",
-    ),
-    (
-        "sweep-down",
-        "the same sweep downwards: the same Newmark-LCP step as sweep-up",
-    ),
-];
+/// Every method the kind times has a kernel.
+pub const LEFT_OUT: LeftOut = &[];
 
 /// The kind's kernels.
-pub const KERNELS: [Kernel; 8] = [
+pub const KERNELS: [Kernel; 10] = [
     Kernel {
         info: KernelInfo {
             kind: "gap-system",
@@ -122,6 +111,28 @@ pub const KERNELS: [Kernel; 8] = [
                    sdof-continuation's oscillator at omega = 1.2 rad/s from the state after 30 periods",
         },
         prepare: |_| sdof::shooting_solve(),
+    },
+    Kernel {
+        info: KernelInfo {
+            kind: "gap-system",
+            timed: "sweep-up",
+            case: "sdof-continuation",
+            method: "sweep-up-step",
+            what: "one Newmark step (dense LCP by Lemke, dt = T / 400) of sdof-continuation's oscillator at \
+                   omega = 1.2 rad/s on the upper branch the up-sweep rides there (the gap closed)",
+        },
+        prepare: |_| sdof::sweep_step(true),
+    },
+    Kernel {
+        info: KernelInfo {
+            kind: "gap-system",
+            timed: "sweep-down",
+            case: "sdof-continuation",
+            method: "sweep-down-step",
+            what: "the same step at the same frequency on the lower branch the down-sweep rides there \
+                   (the gap open)",
+        },
+        prepare: |_| sdof::sweep_step(false),
     },
 ];
 

@@ -2,9 +2,9 @@
 //! gap oscillator of convergence-sdof with the other LCP solvers
 //! (`newmark-lcp-pgs`, `newmark-lcp-newton-fb`), one step of chain-100 by
 //! Lemke (`newmark-lcp-lemke` of chain-scaling), the exact event-driven
-//! solution over one forcing period (the `event-driven` reference) and
-//! one shooting solve of the continuation's periodic orbit
-//! (`continuation`).
+//! solution over one forcing period (the `event-driven` reference), one
+//! shooting solve of the continuation's periodic orbit (`continuation`),
+//! and one step of each sweep on its branch (`sweep-up`, `sweep-down`).
 
 use crate::fixtures::{chain, gap};
 use crate::harness::kernels::{Work, counters};
@@ -128,6 +128,67 @@ pub fn shooting_solve() -> Result<Work, String> {
         Ok(counters(&[
             ("newton_iterations", orbit.newton_iterations),
             ("stable", orbit.stable as usize),
+        ]))
+    }))
+}
+
+/// The sweeps' frequency of the sweep kernels [rad/s]: within the
+/// hysteresis band (upper fold at 1.2349 rad/s), where the up-sweep rides
+/// the upper branch (the gap closing every period) and the down-sweep the
+/// lower one (the gap open).
+const SWEEP_OMEGA: f64 = 1.2;
+
+/// The sweeps' steps per forcing period (sdof-continuation's
+/// `steps_per_period`).
+const SWEEP_STEPS_PER_PERIOD: usize = 400;
+
+/// One Newmark step with the dense LCP by Lemke of sdof-continuation's
+/// oscillator at omega = 1.2 rad/s, dt = T / 400, from the periodic orbit
+/// of the upper (`upper`) or the lower branch (found by shooting from a
+/// large or a small guess), advanced one period by the same steps.
+pub fn sweep_step(upper: bool) -> Result<Work, String> {
+    let base = gap::sdof(0.1, Some((0.5, 4.0)), 0.15, SWEEP_OMEGA);
+    let sys: &'static GapSystem = Box::leak(Box::new(event_driven::monodromy::at_omega(
+        &base,
+        SWEEP_OMEGA,
+    )));
+    let guess = if upper { 1.5 } else { 0.3 };
+    let orbit = event_driven::periodic_orbit(sys, &[guess], &[0.0], &EventDrivenOptions::default())
+        .map_err(|e| e.to_string())?;
+    let contact = orbit.x_max[0] > 0.5;
+    if contact != upper {
+        return Err(format!(
+            "the orbit from x = {guess} has x_max = {}: not on the {} branch",
+            orbit.x_max[0],
+            if upper { "upper" } else { "lower" }
+        ));
+    }
+    let p = NewmarkParams {
+        dt: period(SWEEP_OMEGA) / SWEEP_STEPS_PER_PERIOD as f64,
+        steps: 10 * SWEEP_STEPS_PER_PERIOD,
+        alpha_b: 0.0,
+        output_every: 1,
+    };
+    let k_eff = newmark::effective_stiffness(sys, &p);
+    let mut step = DenseLcpStep::new(sys, &k_eff, LcpSolverKind::Lemke, LcpOptions::default())
+        .map_err(|e| e.to_string())?;
+    let mut stepper = Stepper::new(sys, &p, &orbit.x0, &orbit.v0).map_err(|e| e.to_string())?;
+    // A period, then (upper branch) on to a step that closes the gap: the
+    // measured one is the second in contact.
+    for _ in 0..SWEEP_STEPS_PER_PERIOD {
+        stepper.advance(&mut step).map_err(|e| e.to_string())?;
+    }
+    if upper {
+        while step.active() == 0 {
+            stepper.advance(&mut step).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(Box::new(move || {
+        let pivots = stepper.advance(&mut step).map_err(|e| e.to_string())?;
+        Ok(counters(&[
+            ("steps", 1),
+            ("lcp_pivots", pivots),
+            ("active", step.active()),
         ]))
     }))
 }
