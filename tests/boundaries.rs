@@ -506,9 +506,10 @@ fn a_friction_law_is_known_to_three_files() {
 
 /// "How to add a gap-system integrator": of the kinds' files, only
 /// `studies/gap_system/method.rs` names the `GapMethod` variants and the
-/// spec names; a new one is
-/// its step solver in `integrators/newmark.rs`, a variant there, and its
-/// line in the docs.
+/// spec names, and `studies/gap_system/kernels.rs` the spec names its
+/// kernels measure; a new one is its step solver in
+/// `integrators/newmark.rs`, a variant there, its kernel, and its line in
+/// the docs.
 #[test]
 fn a_gap_system_method_is_known_to_its_files() {
     let paths = [
@@ -521,9 +522,13 @@ fn a_gap_system_method_is_known_to_its_files() {
         .into_iter()
         .filter(|f| f.starts_with("studies/"))
         .collect();
+    // The kind's kernels name the methods they measure a step of.
     assert_eq!(
         kinds,
-        BTreeSet::from(["studies/gap_system/method.rs".to_string()])
+        BTreeSet::from([
+            "studies/gap_system/kernels.rs".to_string(),
+            "studies/gap_system/method.rs".to_string(),
+        ])
     );
 }
 

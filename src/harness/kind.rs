@@ -191,6 +191,12 @@ pub trait CaseKind: CaseMethods + Send + Sync + Sized {
         false
     }
 
+    /// The method name under which the case's reference is timed (its
+    /// `ReferenceOutput::timings`), if it is.
+    fn timed_reference(&self) -> Option<&'static str> {
+        None
+    }
+
     /// What the case's reference depends on (equal keys: one reference).
     fn reference_key(&self) -> Option<String> {
         None
@@ -254,6 +260,10 @@ impl<C: CaseKind> Study for Cases<C> {
 
     fn has_reference(&self, case: usize) -> bool {
         self.cases[case].has_reference()
+    }
+
+    fn timed_reference(&self, case: usize) -> Option<&'static str> {
+        self.cases[case].timed_reference()
     }
 
     fn measured_scalars(&self) -> Vec<String> {

@@ -4,7 +4,7 @@
 //! against it; `harness::runner::plan` builds each study through it.
 
 use crate::error::InputError;
-use crate::harness::kernels::{CALIBRATION, Kernel};
+use crate::harness::kernels::{CALIBRATION, Kernel, LeftOut};
 use crate::harness::spec::StudySpec;
 use crate::harness::study::Study;
 
@@ -23,6 +23,8 @@ pub struct Kind {
     pub build: Builder,
     /// Its kernels.
     pub kernels: &'static [Kernel],
+    /// The methods it times that have no kernel, each with the reason.
+    pub left_out: LeftOut,
 }
 
 /// The study kinds of a run, in the order error messages list them (the
@@ -52,6 +54,14 @@ impl Registry {
             .iter()
             .flat_map(|k| k.kernels.iter().copied())
             .chain([CALIBRATION])
+            .collect()
+    }
+
+    /// Every (kind, timed method, reason) a kind leaves without a kernel.
+    pub fn left_out(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        self.kinds
+            .iter()
+            .flat_map(|k| k.left_out.iter().map(|&(m, why)| (k.name, m, why)))
             .collect()
     }
 
@@ -122,11 +132,13 @@ mod tests {
                 name: "b",
                 build: refuse,
                 kernels: &[],
+                left_out: &[],
             },
             Kind {
                 name: "a",
                 build: refuse,
                 kernels: &[],
+                left_out: &[],
             },
         ]);
         assert_eq!(kinds.names(), ["b", "a"]);

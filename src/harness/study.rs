@@ -456,6 +456,13 @@ pub trait Study: Send + Sync {
         false
     }
 
+    /// The method name under which case `case`'s reference is timed (the
+    /// `method` of its `ReferenceOutput::timings`, a row of the timings
+    /// tables), if it is: the per-step kernels cover it like a method.
+    fn timed_reference(&self, _case: usize) -> Option<&'static str> {
+        None
+    }
+
     /// Names of the study values the kind derives from measured times
     /// (`StudySummary::measured`): claims may name them.
     fn measured_scalars(&self) -> Vec<String> {

@@ -4,6 +4,8 @@
 //! method of the case; its series is f(v) on `speeds`; checks compare it
 //! with an independent tabulation of the formulas.
 
+pub mod kernels;
+
 use crate::contact::friction::LawClass;
 use crate::error::{InputError, SolverError};
 use crate::harness::figure::{Axis, Figure, Series, Style};

@@ -22,36 +22,43 @@ pub const KINDS: [Kind; 7] = [
         name: "gap-system",
         build: gap_system::build,
         kernels: &gap_system::kernels::KERNELS,
+        left_out: gap_system::kernels::LEFT_OUT,
     },
     Kind {
         name: "slider-crank",
         build: slider_crank::build,
         kernels: &slider_crank::kernels::KERNELS,
+        left_out: slider_crank::kernels::LEFT_OUT,
     },
     Kind {
         name: "stick-slip",
         build: |spec| build(spec, stick_slip::spec::parse_case),
         kernels: &stick_slip::kernels::KERNELS,
+        left_out: stick_slip::kernels::LEFT_OUT,
     },
     Kind {
         name: "friction-law",
         build: |spec| build(spec, friction_law::parse_case),
-        kernels: &[],
+        kernels: &friction_law::kernels::KERNELS,
+        left_out: friction_law::kernels::LEFT_OUT,
     },
     Kind {
         name: "shrouded-blades",
         build: |spec| build(spec, shrouded_blades::spec::parse_case),
         kernels: &shrouded_blades::kernels::KERNELS,
+        left_out: shrouded_blades::kernels::LEFT_OUT,
     },
     Kind {
         name: "valve-spring",
         build: |spec| build(spec, valve_spring::spec::parse_case),
         kernels: &valve_spring::kernels::KERNELS,
+        left_out: valve_spring::kernels::LEFT_OUT,
     },
     Kind {
         name: "valvetrain",
         build: |spec| build(spec, valvetrain::spec::parse_case),
-        kernels: &[],
+        kernels: &valvetrain::kernels::KERNELS,
+        left_out: valvetrain::kernels::LEFT_OUT,
     },
 ];
 

@@ -23,9 +23,19 @@ pub type Prepare = fn(&Path) -> Result<Work, String>;
 pub const STUDY: &str = "kernels";
 
 /// One kernel: `case` names the model and state, `method` the step, `what`
-/// says it in words (shown in the report).
+/// says it in words (shown in the report); `kind` and `timed` say which
+/// timed method of which study kind it measures a step of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelInfo {
+    /// The study kind that registers it (`gap-system`, ...); empty for the
+    /// harness's own calibration kernel.
+    pub kind: &'static str,
+    /// The method of the timings tables (`timings.csv`'s `method`, the
+    /// label a study times) whose step (or solve) the kernel runs, e.g.
+    /// `newmark-lcp`; empty when the kernel measures no timed method's step
+    /// (the calibration kernel; Lemke over the LCP collection, a solver
+    /// benchmark of its own).
+    pub timed: &'static str,
     /// The model (and case) the kernel runs on, e.g. `chain-1000`.
     pub case: &'static str,
     /// The step it measures, e.g. `newmark-lcp-step`.
@@ -50,6 +60,11 @@ pub struct Kernel {
     pub prepare: Prepare,
 }
 
+/// The timed methods a kind deliberately gives no kernel: (method as the
+/// timings tables name it, why), e.g. a sweep of whole runs whose step is
+/// another kernel's.
+pub type LeftOut = &'static [(&'static str, &'static str)];
+
 /// The counters of `list` as [`Counters`].
 pub fn counters(list: &[(&str, usize)]) -> Counters {
     list.iter()
@@ -61,6 +76,8 @@ pub fn counters(list: &[(&str, usize)]) -> Counters {
 /// against (`harness::kernels::calibration`), the harness's own.
 pub const CALIBRATION: Kernel = Kernel {
     info: KernelInfo {
+        kind: "",
+        timed: "",
         case: "calibration",
         method: "fixed-kernel",
         what: "the calibration kernel the CPU times are measured against (harness::kernels::calibration; \

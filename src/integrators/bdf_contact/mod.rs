@@ -538,6 +538,25 @@ impl<'a> BdfContact<'a> {
         (psi_q, psi_v)
     }
 
+    /// One fixed step of order `order` to t + h from `history` (the last
+    /// state first, then for order 2 the one before it, taken a step of
+    /// the same length earlier): the Newton solve that [`Self::integrate`]
+    /// runs per attempt, for the per-step kernels (`harness::kernels`).
+    pub fn step(
+        &mut self,
+        history: &[&ContactSystemState],
+        h: f64,
+        order: usize,
+    ) -> Result<ContactSystemState, String> {
+        let omega = if order == 2 && history.len() >= 2 {
+            h / (history[0].t - history[1].t)
+        } else {
+            1.0
+        };
+        self.solve_step(history, h, order, omega)
+            .map_err(|(_, message)| message)
+    }
+
     /// Integrates from `start` to t_end, calling `on_step` with every
     /// accepted state; at most `max_steps` attempts.
     pub fn integrate(

@@ -186,6 +186,10 @@ impl CaseKind for CaseConfig {
         self.exact
     }
 
+    fn timed_reference(&self) -> Option<&'static str> {
+        self.exact.then_some(run::REFERENCE_METHOD)
+    }
+
     /// The case's time steps (steady state: settle and measured periods
     /// times the steps per period), for its methods and its exact reference.
     fn job_cost(&self, _method: Option<usize>) -> Option<f64> {

@@ -162,6 +162,9 @@ pub fn output_times(cfg: &CaseConfig) -> Vec<f64> {
     }
 }
 
+/// The timings tables' name of the exact reference's run.
+pub const REFERENCE_METHOD: &str = "event-driven";
+
 /// The exact event-driven reference at the methods' output times (steady
 /// state: the periodic orbit by shooting, sampled over the measured window).
 pub fn exact_reference(cfg: &CaseConfig) -> Result<ReferenceOutput, SolverError> {
@@ -271,7 +274,7 @@ pub fn exact_reference(cfg: &CaseConfig) -> Result<ReferenceOutput, SolverError>
         }],
         scalars,
         timings: vec![Timing {
-            method: "event-driven".into(),
+            method: REFERENCE_METHOD.into(),
             wall_s,
             cpu_s,
             cpu_s_spread: 0.0,

@@ -9,12 +9,17 @@
 //! reference loop (the fine NCP run, each penalty model converged, each
 //! method graded against its own); [`span`]: the step, span and
 //! sampling of the slider-crank and stick-slip kinds; [`slope`]: a
-//! method's log-log slope over the cases as a study scalar.
+//! method's log-log slope over the cases as a study scalar;
+//! [`ode_kernel`]: the per-step kernel of an adaptive Dormand-Prince run
+//! (the stick-slip and shrouded-blades kinds' ODE methods); [`bdf_kernel`]:
+//! one BDF2 step of the contact BDF (the valve kinds' kernels).
 
+pub(crate) mod bdf_kernel;
 pub(crate) mod figures;
 pub(crate) mod friction;
 pub(crate) mod friction_method;
 pub(crate) mod like_for_like;
+pub(crate) mod ode_kernel;
 pub(crate) mod seat_force;
 pub(crate) mod slope;
 pub(crate) mod span;

@@ -14,6 +14,7 @@
 //! against.
 
 mod designs;
+pub mod kernels;
 pub mod run;
 pub mod spec;
 mod summary;

@@ -22,6 +22,9 @@ use nalgebra::{Complex, DVector};
 
 use super::spec::ContinuationConfig;
 
+/// The timings tables' name of the continuation's run (the reference).
+pub const TIMED: &str = "continuation";
+
 /// Case table of the branch.
 pub const ORBITS: &str = "orbits";
 
@@ -295,7 +298,7 @@ pub fn run(cfg: &ContinuationConfig) -> Result<ReferenceOutput, SolverError> {
         }],
         scalars,
         timings: vec![Timing {
-            method: "continuation".into(),
+            method: TIMED.into(),
             wall_s,
             cpu_s,
             cpu_s_spread: 0.0,

@@ -150,6 +150,10 @@ impl Study for ContinuationStudy {
         true
     }
 
+    fn timed_reference(&self, _case: usize) -> Option<&'static str> {
+        Some(branch::TIMED)
+    }
+
     /// A sweep: its frequencies times each one's time steps. The
     /// continuation (the reference): a tenth of a sweep (measured on the
     /// quick suite: 0.2 s of CPU against 2.9 s for a sweep's three timed
