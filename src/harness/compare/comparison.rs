@@ -32,8 +32,9 @@ pub struct Comparison {
     pub head: revision::Revision,
     /// Every benchmark both revisions measured.
     pub rows: Vec<Row>,
-    /// Benchmarks only one revision has (`name: only in base/head`).
-    pub unmatched: Vec<String>,
+    /// Benchmarks only one revision has: (benchmark, `base` or `head`),
+    /// each benchmark once whatever its measures.
+    pub unmatched: Vec<(Benchmark, &'static str)>,
     /// Where compare.csv was written.
     pub csv: PathBuf,
 }
@@ -53,9 +54,9 @@ pub fn selected(name: &str, filters: &[String]) -> bool {
     filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
 }
 
-/// The judged rows of the benchmarks both sides measured, and the names of
-/// those only one side has.
-pub fn judge<'a>(values: &'a [Values; 2]) -> (Vec<Row>, Vec<String>) {
+/// The judged rows of the benchmarks both sides measured, and those only
+/// one side has ([`Comparison::unmatched`]).
+pub fn judge<'a>(values: &'a [Values; 2]) -> (Vec<Row>, Vec<(Benchmark, &'static str)>) {
     let [base, head] = values;
     let mut rows = Vec::new();
     let mut unmatched = Vec::new();
@@ -67,7 +68,7 @@ pub fn judge<'a>(values: &'a [Values; 2]) -> (Vec<Row>, Vec<String>) {
     let floor = verdict::noise_floor(times(base).chain(times(head)));
     for ((name, measure), b) in base {
         let Some(h) = head.get(&(name.clone(), measure.clone())) else {
-            unmatched.push(format!("{name} ({measure}): only in base"));
+            unmatched.push((name.clone(), "base"));
             continue;
         };
         let judged = if measure == "cpu_s" {
@@ -83,7 +84,7 @@ pub fn judge<'a>(values: &'a [Values; 2]) -> (Vec<Row>, Vec<String>) {
     }
     for (name, measure) in head.keys() {
         if !base.contains_key(&(name.clone(), measure.clone())) {
-            unmatched.push(format!("{name} ({measure}): only in head"));
+            unmatched.push((name.clone(), "head"));
         }
     }
     rows.sort_by(|a, b| {
@@ -94,6 +95,7 @@ pub fn judge<'a>(values: &'a [Values; 2]) -> (Vec<Row>, Vec<String>) {
             .total_cmp(&a.judged.ratio.ln().abs())
             .then_with(|| a.benchmark.cmp(&b.benchmark))
     });
+    unmatched.dedup();
     (rows, unmatched)
 }
 
@@ -130,8 +132,8 @@ mod tests {
         assert_eq!(
             unmatched,
             [
-                "kernels/gone/z (instructions): only in base",
-                "kernels/new/w (instructions): only in head"
+                ("kernels/gone/z".to_string(), "base"),
+                ("kernels/new/w".to_string(), "head")
             ]
         );
         assert!(selected("kernels/a/x", &[]));

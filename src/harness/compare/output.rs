@@ -133,8 +133,27 @@ pub fn table(c: &Comparison, threshold: f64) -> String {
         changed.len(),
         c.rows.len()
     ));
-    for u in &c.unmatched {
-        s.push_str(&format!("not compared: {u}\n"));
+    for side in ["base", "head"] {
+        let only: Vec<&str> = c
+            .unmatched
+            .iter()
+            .filter(|u| u.1 == side)
+            .map(|u| u.0.as_str())
+            .collect();
+        if only.is_empty() {
+            continue;
+        }
+        let shown = only.len().min(6);
+        let more = if only.len() > shown {
+            format!(" and {} more", only.len() - shown)
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "not compared, only in {side} ({}): {}{more}\n",
+            only.len(),
+            only[..shown].join(", ")
+        ));
     }
     s.push_str(&format!("compare.csv: {}\n", c.csv.display()));
     s
