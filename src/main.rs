@@ -125,17 +125,8 @@ enum Command {
         /// Interleaved rounds of the suite per revision.
         #[arg(long, default_value_t = 3)]
         rounds: usize,
-        /// Exit 1 when a benchmark is slower by more than PCT percent.
-        #[arg(
-            long,
-            value_name = "PCT",
-            default_value_t = 5.0,
-            allow_negative_numbers = true
-        )]
-        threshold: f64,
-        /// Where compare.csv goes.
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        out: PathBuf,
+        #[command(flatten)]
+        gate: Gate,
     },
     /// Find the first commit between GOOD and BAD at which a kernel's
     /// instruction count rose beyond the threshold (binary search, builds
@@ -148,18 +139,26 @@ enum Command {
         /// The kernel, `case/method` or `kernels/case/method`.
         #[arg(long, value_name = "NAME")]
         benchmark: String,
-        /// A commit is bad when its count exceeds GOOD's by more than PCT percent.
-        #[arg(
-            long,
-            value_name = "PCT",
-            default_value_t = 5.0,
-            allow_negative_numbers = true
-        )]
-        threshold: f64,
-        /// Where bisect.csv goes.
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        out: PathBuf,
+        #[command(flatten)]
+        gate: Gate,
     },
+}
+
+/// The threshold and output directory of `compare` and `bisect`.
+#[derive(Debug, Args)]
+struct Gate {
+    /// compare exits 1 when a benchmark is slower by more than PCT percent;
+    /// bisect calls a commit bad when its count exceeds GOOD's by more.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 5.0,
+        allow_negative_numbers = true
+    )]
+    threshold: f64,
+    /// Where compare.csv or bisect.csv goes.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    out: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]
@@ -194,8 +193,7 @@ fn main() -> ExitCode {
             no_kernels,
             benchmarks,
             rounds,
-            threshold,
-            out,
+            gate: Gate { threshold, out },
         }) => compare(&contact_harness::harness::compare::CompareOptions {
             base,
             head,
@@ -210,8 +208,7 @@ fn main() -> ExitCode {
             good,
             bad,
             benchmark,
-            threshold,
-            out,
+            gate: Gate { threshold, out },
         }) => bisect(&good, &bad, &benchmark, threshold / 100.0, &out),
         Some(Command::Merge { dirs, out, report }) => merge(&dirs, &out, &report),
         None => run(cli.run),

@@ -78,52 +78,27 @@ pub fn kernels(
         })
     };
     let scratch = Scratch::new()?;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(usize, Result<callgrind::Counts, String>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers.clamp(1, names.len()))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(name) = names.get(i) else { break };
-                        let file = cached(name);
-                        if let Some(counts) = file.as_deref().and_then(read_counts) {
-                            done.push((i, Ok(counts)));
-                            continue;
-                        }
-                        let counts = callgrind::measure_named(
-                            &built.binary,
-                            &built.root,
-                            &scratch.0,
-                            name,
-                            &[],
-                        );
-                        if let (Ok(c), Some(f)) = (&counts, &file) {
-                            write_counts(f, c);
-                        }
-                        done.push((i, counts));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+    let results = callgrind::in_parallel(workers, names, |name| {
+        let file = cached(name);
+        if let Some(counts) = file.as_deref().and_then(read_counts) {
+            return Ok(counts);
+        }
+        let counts = callgrind::measure_named(&built.binary, &built.root, &scratch.0, name, &[]);
+        if let (Ok(c), Some(f)) = (&counts, &file) {
+            write_counts(f, c);
+        }
+        counts
     });
     let mut values = BTreeMap::new();
-    for (i, r) in results {
+    for (kernel, r) in names.iter().zip(results) {
         let counts = r.map_err(|e| {
             CompareError::Input(format!(
-                "{} ({}): kernel {}: {e}",
+                "{} ({}): kernel {kernel}: {e}",
                 built.revision.name,
                 built.revision.short(),
-                names[i]
             ))
         })?;
-        let name = format!("{KERNEL_PREFIX}{}", names[i]);
+        let name = format!("{KERNEL_PREFIX}{kernel}");
         values.insert(
             (name.clone(), callgrind::INSTRUCTIONS.to_string()),
             counts.instructions,

@@ -260,16 +260,39 @@ pub fn measure_all_of(
             ..KernelReport::default()
         };
     }
+    let results = in_parallel(workers, kernels, |k| measure(exe, root, &scratch.0, k, env));
+    let mut report = KernelReport {
+        tool: Some(tool),
+        ..KernelReport::default()
+    };
+    for (k, r) in kernels.iter().zip(results) {
+        match r {
+            Ok(m) => report.measured.push(m),
+            Err(e) => report
+                .notes
+                .push(format!("kernel {} was not measured: {e}", k.name())),
+        }
+    }
+    report
+}
+
+/// `f` of every item of `items`, at most `workers` at once (each Valgrind
+/// process is single-threaded), in the order of `items`.
+pub fn in_parallel<T: Sync, R: Send>(
+    workers: usize,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(usize, Result<KernelMeasure, String>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers.clamp(1, kernels.len().max(1)))
+    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers.clamp(1, items.len().max(1)))
             .map(|_| {
                 s.spawn(|| {
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(k) = kernels.get(i) else { break };
-                        done.push((i, measure(exe, root, &scratch.0, k, env)));
+                        let Some(item) = items.get(i) else { break };
+                        done.push((i, f(item)));
                     }
                     done
                 })
@@ -277,25 +300,11 @@ pub fn measure_all_of(
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
-    let mut results = results;
     results.sort_by_key(|(i, _)| *i);
-    let mut report = KernelReport {
-        tool: Some(tool),
-        ..KernelReport::default()
-    };
-    for (i, r) in results {
-        match r {
-            Ok(m) => report.measured.push(m),
-            Err(e) => report.notes.push(format!(
-                "kernel {} was not measured: {e}",
-                kernels[i].name()
-            )),
-        }
-    }
-    report
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 #[cfg(test)]

@@ -40,9 +40,10 @@ const FIRST_STEP: f64 = 1e-7;
 const ODE_START: f64 = 1e-4;
 const ODE_SPAN: f64 = 1e-6;
 
-/// A Moreau kernel of law `$law` (`$timed`: the study's label).
+/// A Moreau kernel of law `$timed` (the study's label) on the study's
+/// pair, from `$steps` steps into its transient.
 macro_rules! moreau_kernel {
-    ($timed:literal, $what:literal) => {
+    ($timed:literal, $steps:expr, $what:literal) => {
         Kernel {
             info: KernelInfo {
                 kind: "shrouded-blades",
@@ -51,40 +52,7 @@ macro_rules! moreau_kernel {
                 method: concat!($timed, "-moreau-step"),
                 what: $what,
             },
-            prepare: |_| {
-                moreau_step(
-                    fixture::study_pair()?,
-                    law($timed)?,
-                    DT,
-                    REGULARIZED_STEPS,
-                    false,
-                )
-            },
-        }
-    };
-}
-
-/// A Moreau kernel of the set-valued law `$law` on the study's pair, from
-/// t = 0.5 ms.
-macro_rules! moreau_kernel_at {
-    ($timed:literal, $what:literal) => {
-        Kernel {
-            info: KernelInfo {
-                kind: "shrouded-blades",
-                timed: $timed,
-                case: "shrouded-blades",
-                method: concat!($timed, "-moreau-step"),
-                what: $what,
-            },
-            prepare: |_| {
-                moreau_step(
-                    fixture::study_pair()?,
-                    law($timed)?,
-                    DT,
-                    SET_VALUED_STEPS,
-                    false,
-                )
-            },
+            prepare: |_| moreau_step(fixture::study_pair()?, law($timed)?, DT, $steps, false),
         }
     };
 }
@@ -142,29 +110,34 @@ pub const KERNELS: [Kernel; 11] = [
             )
         },
     },
-    moreau_kernel_at!(
+    moreau_kernel!(
         "constant",
+        SET_VALUED_STEPS,
         "one Moreau step of 1e-6 s of the study's blades (with torsion, shrouds pressed 3.2 mm \
          together; 20 friction patches, the constant law 0.2) from t = 0.5 ms of the 10 N step \
          transient"
     ),
     moreau_kernel!(
         "tanh",
+        REGULARIZED_STEPS,
         "one Moreau step of 1e-6 s of the study's blades with f = 0.2 tanh(2e4 v) from t = 0.1 ms of \
          the transient under that law"
     ),
     moreau_kernel!(
         "adams",
+        REGULARIZED_STEPS,
         "one Moreau step of 1e-6 s of the study's blades with the ADAMS-type law (0.2, B = 500 s/m) \
          from t = 0.1 ms of the transient under that law"
     ),
     moreau_kernel!(
         "micro-slip",
+        REGULARIZED_STEPS,
         "one Moreau step of 1e-6 s of the study's blades with the micro-slip law (0.4 -> 0.2, decay \
          2000 s/m) from t = 0.1 ms of the transient under that law"
     ),
-    moreau_kernel_at!(
+    moreau_kernel!(
         "ansys",
+        SET_VALUED_STEPS,
         "one Moreau step of 1e-6 s of the study's blades with ANSYS's exponential law (0.4 -> 0.2, \
          decay 2000 s/m) from t = 0.5 ms of the transient under that law"
     ),
