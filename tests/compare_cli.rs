@@ -170,6 +170,21 @@ fn changes(csv: &Path) -> Vec<(String, String, f64, String)> {
         .collect()
 }
 
+/// Runs the harness in `dir` with `args`, asserts its exit code and
+/// returns its standard output (printed, for `--nocapture`).
+fn run_expecting(dir: &Path, args: &[&str], code: i32) -> String {
+    let out = common::run_in(dir, args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    eprintln!("$ contact-harness {}\n{stdout}", args.join(" "));
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}:\n{stdout}\n{}",
+        common::stderr(&out)
+    );
+    stdout
+}
+
 /// `compare BASE HEAD` of the proof suite in 3 rounds at a 2 % threshold
 /// into `out`.
 fn compare_args<'a>(base: &'a str, out: &'a str) -> Vec<&'a str> {
@@ -199,14 +214,8 @@ fn compare_names_the_injected_changes_and_bisect_finds_their_commit() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let (base, fifth) = scratch_repository(dir.path());
-    let out = common::run_in(dir.path(), &compare_args(&base, "cmp"));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "a 5 % slowdown at a 2 % threshold exits 1:\n{stdout}\n{}",
-        common::stderr(&out)
-    );
+    // A 5 % slowdown at a 2 % threshold: exit 1.
+    let stdout = run_expecting(dir.path(), &compare_args(&base, "cmp"), 1);
     let changed = changes(&dir.path().join("cmp/compare.csv"));
     let kernel = |k: &str| format!("kernels/{k}");
     let slowed = changed
@@ -238,14 +247,7 @@ fn compare_names_the_injected_changes_and_bisect_finds_their_commit() {
     }
 
     // The same revision against itself: nothing.
-    let out = common::run_in(dir.path(), &compare_args("HEAD", "same"));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        common::stderr(&out)
-    );
+    let stdout = run_expecting(dir.path(), &compare_args("HEAD", "same"), 0);
     let changed = changes(&dir.path().join("same/compare.csv"));
     assert!(
         changed.is_empty(),
@@ -253,27 +255,18 @@ fn compare_names_the_injected_changes_and_bisect_finds_their_commit() {
     );
 
     // Bisect among the eight commits after B.
-    let out = common::run_in(
-        dir.path(),
-        &[
-            "bisect",
-            &base,
-            "HEAD",
-            "--benchmark",
-            SLOWED_KERNEL,
-            "--threshold",
-            "2",
-            "--out",
-            "bis",
-        ],
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        common::stderr(&out)
-    );
+    let bisect = [
+        "bisect",
+        &base,
+        "HEAD",
+        "--benchmark",
+        SLOWED_KERNEL,
+        "--threshold",
+        "2",
+        "--out",
+        "bis",
+    ];
+    let stdout = run_expecting(dir.path(), &bisect, 0);
     assert!(
         stdout.contains(&format!("first commit slower beyond 2 %: {fifth}")),
         "{stdout}"
