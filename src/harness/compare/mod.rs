@@ -85,13 +85,15 @@ pub fn compare(options: &CompareOptions) -> Result<Comparison, CompareError> {
         revision::build(&repo, &head)?,
     ];
     let mut values: [Values; 2] = Default::default();
+    let mut uncounted = Vec::new();
     if options.kernels {
-        count_kernels(&built, &options.filters, &mut values)?;
+        uncounted = count_kernels(&built, &options.filters, &mut values)?;
     }
     if let Some(suite) = &options.suite {
         time_suite(&built, suite, options, &mut values)?;
     }
-    let (rows, unmatched) = comparison::judge(&values);
+    let (rows, mut unmatched) = comparison::judge(&values);
+    unmatched.extend(uncounted);
     let csv = options.out.join("compare.csv");
     output::write_csv(&csv, &rows)?;
     output::write_rounds(&options.out.join("compare-rounds.csv"), &values)?;
@@ -104,29 +106,46 @@ pub fn compare(options: &CompareOptions) -> Result<Comparison, CompareError> {
     })
 }
 
-/// The kernels both revisions register (filtered), counted once each.
+/// The kernels both revisions register (filtered), counted once each; the
+/// names of those only one revision registers, uncounted (no ratio to
+/// take), as [`Comparison::unmatched`] lists them.
 fn count_kernels(
     built: &[Built; 2],
     filters: &[String],
     values: &mut [Values; 2],
-) -> Result<(), CompareError> {
+) -> Result<Vec<(measure::Benchmark, &'static str)>, CompareError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let registered = [kernel_names_of(&built[0])?, kernel_names_of(&built[1])?];
+    let name = |n: &str| format!("{}{n}", measure::KERNEL_PREFIX);
+    let mut only = Vec::new();
+    for (side, label) in [(0, "base"), (1, "head")] {
+        let other = &registered[1 - side];
+        only.extend(
+            registered[side]
+                .iter()
+                .filter(|n| !other.contains(n))
+                .map(|n| name(n))
+                .filter(|n| comparison::selected(n, filters))
+                .map(|n| (n, label)),
+        );
+    }
+    let common: Vec<String> = registered[0]
+        .iter()
+        .filter(|n| registered[1].contains(n) && comparison::selected(&name(n), filters))
+        .cloned()
+        .collect();
     for (side, b) in built.iter().enumerate() {
-        let names: Vec<String> = kernel_names_of(b)?
-            .into_iter()
-            .filter(|n| comparison::selected(&format!("{}{n}", measure::KERNEL_PREFIX), filters))
-            .collect();
         eprintln!(
             "{} ({}): counting {} kernels under callgrind ...",
             b.revision.name,
             b.revision.short(),
-            names.len()
+            common.len()
         );
-        for (key, v) in measure::kernels(b, &names, workers)? {
+        for (key, v) in measure::kernels(b, &common, workers)? {
             values[side].entry(key).or_default().push(v);
         }
     }
-    Ok(())
+    Ok(only)
 }
 
 /// The kernels of `b` but the calibration kernel (fixed code: no change
