@@ -29,35 +29,26 @@ const TOLERANCE: f64 = 1e-9;
 /// starts near 1 s).
 const SPAN: f64 = 0.05;
 
-/// A Moreau kernel of belt-laws' law `$law` (1000 steps of 1e-4 s across
-/// the first slip onset).
-macro_rules! moreau_kernel {
-    ($timed:literal, $what:literal, $law:expr) => {
-        Kernel {
-            info: KernelInfo {
-                kind: "stick-slip",
-                timed: $timed,
-                case: "belt-laws",
-                method: concat!($timed, "-moreau-1000-steps"),
-                what: $what,
-            },
-            prepare: |_| around_onset($law),
-        }
+/// A kernel of belt-laws' law `$law` (`$timed`: the study's label):
+/// `moreau` 1000 steps of 1e-4 s across the first slip onset, `ode` a
+/// Dormand-Prince span.
+macro_rules! belt_kernel {
+    (moreau $timed:literal, $what:literal, $law:expr) => {
+        belt_kernel!(@ $timed, "-moreau-1000-steps", around_onset, $what, $law)
     };
-}
-
-/// A Dormand-Prince kernel of belt-laws' law `$law`.
-macro_rules! ode_kernel {
-    ($timed:literal, $what:literal, $law:expr) => {
+    (ode $timed:literal, $what:literal, $law:expr) => {
+        belt_kernel!(@ $timed, "-dopri5-span", dopri5_span, $what, $law)
+    };
+    (@ $timed:literal, $suffix:literal, $prepare:ident, $what:literal, $law:expr) => {
         Kernel {
             info: KernelInfo {
                 kind: "stick-slip",
                 timed: $timed,
                 case: "belt-laws",
-                method: concat!($timed, "-dopri5-span"),
+                method: concat!($timed, $suffix),
                 what: $what,
             },
-            prepare: |_| dopri5_span($law),
+            prepare: |_| $prepare($law),
         }
     };
 }
@@ -80,43 +71,43 @@ pub const KERNELS: [Kernel; 8] = [
         },
         prepare: |_| moreau_steps(Ok(fixture::coulomb()), 1e-3),
     },
-    moreau_kernel!(
-        "constant",
+    belt_kernel!(
+        moreau "constant",
         "1000 Moreau steps of 1e-4 s of the mass on the belt (belt-laws: the constant law 0.2) \
          across the first slip onset (500 steps of stick, 500 of slip; from x = 0 moving with \
          the belt)",
         law("constant")
     ),
-    moreau_kernel!(
-        "ansys",
+    belt_kernel!(
+        moreau "ansys",
         "1000 Moreau steps of 1e-4 s of the same belt with ANSYS's exponential law \
          (0.4 -> 0.2, decay 2000 s/m) across its first slip onset",
         law("ansys")
     ),
-    moreau_kernel!(
-        "stribeck",
+    belt_kernel!(
+        moreau "stribeck",
         "1000 Moreau steps of 1e-4 s of the same belt with Stribeck's law \
          (0.4 -> 0.2, v_s = 0.01 m/s) across its first slip onset",
         Ok(friction::stribeck())
     ),
-    ode_kernel!(
-        "tanh",
+    belt_kernel!(
+        ode "tanh",
         "adaptive Dormand-Prince (rtol = atol = 1e-9) of the seed's ODE of the belt with \
          f = 0.2 tanh(2e4 v) over 0.05 s from x = 0 moving with the belt, first step 1e-4 s",
         law("tanh").map(FrictionSpec::Memoryless)
     ),
-    ode_kernel!(
-        "adams",
+    belt_kernel!(
+        ode "adams",
         "the same Dormand-Prince span with the ADAMS-type law (0.2, B = 500 s/m)",
         law("adams").map(FrictionSpec::Memoryless)
     ),
-    ode_kernel!(
-        "micro-slip",
+    belt_kernel!(
+        ode "micro-slip",
         "the same Dormand-Prince span with the micro-slip law (0.4 -> 0.2, decay 2000 s/m)",
         law("micro-slip").map(FrictionSpec::Memoryless)
     ),
-    ode_kernel!(
-        "lugre",
+    belt_kernel!(
+        ode "lugre",
         "the same Dormand-Prince span with LuGre (belt-laws: sigma0 = 9.81e5 N/m, \
          sigma1 = 9.81 N s/m, v_s = 0.01 m/s; the bristle force a fifth state)",
         Ok(FrictionSpec::LuGre(friction::lugre()))
