@@ -106,8 +106,9 @@ fn manifest_json_and_footer_carry_the_provenance() {
 /// A copy of the committed history, with `rows` appended as a new commit
 /// measured on a known machine.
 fn committed_plus(rows: impl Fn(&HistoryRow) -> Option<HistoryRow>) -> History {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/history/history.csv");
-    let mut h = history::load(&path).expect("the committed history loads");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/history");
+    let mut h =
+        history::load_recent(&dir, history::WINDOW_RUNS).expect("the committed history loads");
     let last = h.commits().last().unwrap().to_string();
     let added: Vec<HistoryRow> = h
         .rows

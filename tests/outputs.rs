@@ -248,7 +248,7 @@ fn cpu_time_per_step_and_speedup_against_the_baseline() {
     }
 
     let report = dir.path().join("report");
-    let history = history::append(&history::path(dir.path()), &speed_run()).unwrap();
+    let history = history::record(&history::dir(dir.path()), &speed_run()).unwrap();
     write_report(&report, &speed_run(), &history).unwrap();
     let html = read(&report.join("index.html"));
     for th in [

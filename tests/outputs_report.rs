@@ -17,9 +17,9 @@ fn the_report_shows_failures_figures_timings_and_history() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("results");
     let report = dir.path().join("report");
-    let history_path = history::path(&out);
-    history::append(
-        &history_path,
+    let history_dir = history::dir(&out);
+    history::record(
+        &history_dir,
         &run(
             &[("dt-0.01", 0.01), ("dt-0.005", 0.005)],
             118.0,
@@ -27,7 +27,7 @@ fn the_report_shows_failures_figures_timings_and_history() {
         ),
     )
     .unwrap();
-    let history = history::append(&history_path, &standard_run()).unwrap();
+    let history = history::record(&history_dir, &standard_run()).unwrap();
     // A stale figure of an earlier report must disappear.
     fs::create_dir_all(report.join("figures")).unwrap();
     fs::write(report.join("figures/removed-study-x.svg"), "<svg/>").unwrap();
@@ -148,14 +148,17 @@ fn the_report_shows_failures_figures_timings_and_history() {
 fn history_appends_only_recorded_runs_and_flags_changes() {
     let dir = tempfile::tempdir().unwrap();
     let path = history::path(dir.path());
+    let store = history::dir(dir.path());
     let mut quick = standard_run();
     quick.record_history = false;
-    assert!(history::append(&path, &quick).unwrap().rows.is_empty());
-    assert!(!path.exists(), "an unrecorded run writes nothing");
+    assert!(history::record(&store, &quick).unwrap().rows.is_empty());
+    assert!(!store.exists(), "an unrecorded run writes nothing");
 
-    history::append(&path, &run(&[("dt-0.01", 0.01)], 120.0, "c1")).unwrap();
-    let h = history::append(&path, &run(&[("dt-0.01", 0.01)], 125.0, "c2")).unwrap();
+    history::record(&store, &run(&[("dt-0.01", 0.01)], 120.0, "c1")).unwrap();
+    let h = history::record(&store, &run(&[("dt-0.01", 0.01)], 125.0, "c2")).unwrap();
     assert_eq!(h, history::load(&path).unwrap());
+    assert_eq!(h, history::load_recent(&store, 2).unwrap());
+    assert_eq!(history::load_index(&store).unwrap().unwrap().len(), 2);
     assert_eq!(h.commits(), vec!["c1", "c2"]);
     // Per run and case: newmark-lcp wall_s, cpu_s, steps, lcp_pivots;
     // event-driven wall_s, cpu_s, events; never the stats. Cases: alpha

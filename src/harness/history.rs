@@ -1,7 +1,10 @@
-//! Performance history over commits: `<out>/history/history.csv` (committed
-//! to git), one row per timing value of every case of every recorded run.
+//! Performance history over commits: `<out>/history/` (committed to git),
+//! one row per timing value of every case of every recorded run, stored one
+//! file per run (`store`: the index `runs.csv`, `runs/<run>.parquet`, and
+//! `history.csv` with the latest runs). The judge and the report read the
+//! latest [`WINDOW_RUNS`] runs.
 //!
-//! Columns ([`COLUMNS`]): `commit,date,host,suite,study,case,method,metric,
+//! Columns of a row ([`COLUMNS`]): `commit,date,host,suite,study,case,method,metric,
 //! value,spread,timing,profile,rustc,cpu`, where
 //! - `metric` is `wall_s` (wall-clock seconds), `cpu_s` (CPU seconds of the
 //!   thread that ran the method; absent when the thread clock was
@@ -22,8 +25,8 @@
 //! load: their `spread` is empty, `profile`, `rustc` and `cpu` are
 //! `unknown`, and `timing` is told from the row's date by [`legacy_timing`]
 //! (single run before commit 37abbca, fastest of repeated runs from it, the
-//! median of repeated runs from 661293e). The next append rewrites the file
-//! with all columns.
+//! median of repeated runs from 661293e). The next record migrates them
+//! into the store with all columns.
 //!
 //! # Comparison
 //!
@@ -115,11 +118,13 @@ mod csv;
 mod data;
 mod judge;
 mod lists;
+mod store;
 
 pub use csv::*;
 pub use data::*;
 pub use judge::*;
 pub use lists::*;
+pub use store::*;
 
 #[cfg(test)]
 mod tests;

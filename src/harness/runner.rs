@@ -624,12 +624,8 @@ pub fn publish(
         },
     };
     crate::harness::results::write_run(&options.out, &run)?;
-    let history_path = options.out.join("history").join("history.csv");
-    let history = if run.record_history {
-        crate::harness::history::append(&history_path, &run)?
-    } else {
-        crate::harness::history::load(&history_path)?
-    };
+    let history =
+        crate::harness::history::record(&crate::harness::history::dir(&options.out), &run)?;
     crate::harness::report::write_report(&options.report, &run, &history)?;
     Ok(run)
 }

@@ -1,5 +1,5 @@
-//! Reading, writing and appending history.csv (see the parent module for
-//! its columns).
+//! Reading and writing history.csv (see the parent module for its
+//! columns), and the rows a run contributes.
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -9,13 +9,17 @@ use polars::prelude::{self as pl, SerReader};
 
 use super::data::*;
 use crate::error::OutputError;
-use crate::harness::atomic;
 use crate::harness::frame::{CellColumn, csv_bytes, format_error, frame};
 use crate::harness::outcome::RunResult;
 
 /// `<out>/history/history.csv`.
 pub fn path(out: &Path) -> PathBuf {
-    out.join("history").join("history.csv")
+    dir(out).join("history.csv")
+}
+
+/// `<out>/history/`, the history store (`store`).
+pub fn dir(out: &Path) -> PathBuf {
+    out.join(crate::harness::reserved::HISTORY_DIR)
 }
 
 /// Reads history.csv (either header, [`COLUMNS`] or the older
@@ -319,18 +323,4 @@ pub fn to_csv(path: &Path, history: &History) -> Result<Vec<u8>, OutputError> {
     );
     let mut df = frame(path, columns)?;
     csv_bytes(path, &mut df)
-}
-
-/// Appends the run's rows to history.csv when `run.record_history` (read,
-/// write a temporary file, rename) and returns the full history; otherwise
-/// returns the history as it is. The file is rewritten with all of
-/// [`COLUMNS`], old rows included.
-pub fn append(path: &Path, run: &RunResult) -> Result<History, OutputError> {
-    let mut history = load(path)?;
-    if !run.record_history {
-        return Ok(history);
-    }
-    history.rows.extend(run_rows(run));
-    atomic::write_file(path, &to_csv(path, &history)?)?;
-    Ok(history)
 }

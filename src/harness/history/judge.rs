@@ -262,9 +262,11 @@ pub struct Context<'a> {
     calibration: HashMap<(usize, Config<'a>), (f64, f64)>,
     /// Where some counter of a (study, case, method) changed.
     counters_changed: HashSet<At<'a>>,
-    /// Per config: (commit index, |relative change| of a calibrated CPU
-    /// time whose counters did not change), the noise of unchanged code.
-    noise: HashMap<Config<'a>, Vec<(usize, f64)>>,
+    /// Per config and commit index k: the noise of unchanged code before
+    /// k ([`Context::noise_before`]), computed once: the quantile of the
+    /// |relative change| of the calibrated CPU times whose counters did
+    /// not change, over the pairs of commits before k, and their number.
+    noise: HashMap<Config<'a>, Vec<(f64, usize)>>,
     /// Others' share of the CPU per (commit index, config) of the runs
     /// that measured it.
     others_share: HashMap<(usize, Config<'a>), f64>,
@@ -372,6 +374,28 @@ fn machine_epochs<'a>(
     (epochs, unsteady)
 }
 
+/// The noise before each commit index `0..=commits` from the samples
+/// (commit index, |relative change|): the [`CPU_NOISE_QUANTILE`] quantile
+/// of the samples at earlier commits and their number
+/// ([`CPU_UNKNOWN_NOISE`] while fewer than [`CPU_MIN_NOISE_SAMPLES`]).
+fn noise_levels(mut samples: Vec<(usize, f64)>, commits: usize) -> Vec<(f64, usize)> {
+    samples.sort_by_key(|p| p.0);
+    let mut before = 0;
+    (0..=commits)
+        .map(|index| {
+            while before < samples.len() && samples[before].0 < index {
+                before += 1;
+            }
+            if before < CPU_MIN_NOISE_SAMPLES {
+                (CPU_UNKNOWN_NOISE, before)
+            } else {
+                let values: Vec<f64> = samples[..before].iter().map(|p| p.1).collect();
+                (quantile(&values, CPU_NOISE_QUANTILE), before)
+            }
+        })
+        .collect()
+}
+
 impl<'a> Context<'a> {
     /// The context of `history`.
     pub fn new(history: &'a History) -> Self {
@@ -422,7 +446,12 @@ impl<'a> Context<'a> {
             epochs,
             unsteady,
         };
-        ctx.noise = ctx.measured_noise();
+        let last = ctx.indices.len();
+        ctx.noise = ctx
+            .measured_noise()
+            .into_iter()
+            .map(|(config, samples)| (config, noise_levels(samples, last)))
+            .collect();
         ctx
     }
 
@@ -550,16 +579,11 @@ impl<'a> Context<'a> {
 
     /// The noise of unchanged code in `config` before commit `index`.
     pub fn noise_before(&self, config: &Config, index: usize) -> (f64, usize) {
-        let samples: Vec<f64> = self
-            .noise
+        self.noise
             .get(config)
-            .map(|v| v.iter().filter(|(i, _)| *i < index).map(|p| p.1).collect())
-            .unwrap_or_default();
-        if samples.len() < CPU_MIN_NOISE_SAMPLES {
-            (CPU_UNKNOWN_NOISE, samples.len())
-        } else {
-            (quantile(&samples, CPU_NOISE_QUANTILE), samples.len())
-        }
+            .and_then(|levels| levels.get(index).or(levels.last()))
+            .copied()
+            .unwrap_or((CPU_UNKNOWN_NOISE, 0))
     }
 
     /// Judges point `i` of `series` (one benchmark's per-commit values).

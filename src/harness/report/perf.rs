@@ -282,11 +282,12 @@ pub fn section(
     let commits = history.commits();
     let mut intro = vec![
         text(format!(
-            "{} rows over {} commit(s) in ",
+            "{} rows over {} commit(s) (the latest {} runs of the store) in ",
             history.rows.len(),
-            commits.len()
+            commits.len(),
+            crate::harness::history::WINDOW_RUNS
         )),
-        code("history/history.csv"),
+        code("history/runs/"),
         text(format!(". {}", recorded_text(run))),
     ];
     let kernels = &run.costs.kernels;
