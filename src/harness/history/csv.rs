@@ -22,6 +22,32 @@ pub fn dir(out: &Path) -> PathBuf {
     out.join(crate::harness::reserved::HISTORY_DIR)
 }
 
+/// The text column `name` of `df` (a missing cell is empty); errors name
+/// `path`.
+pub(super) fn strings(
+    df: &pl::DataFrame,
+    name: &str,
+    path: &Path,
+) -> Result<Vec<String>, OutputError> {
+    let col = df
+        .column(name)
+        .and_then(|c| c.str().cloned())
+        .map_err(|e| format_error(path, e))?;
+    Ok(col
+        .iter()
+        .map(|v| v.unwrap_or_default().to_string())
+        .collect())
+}
+
+/// The float column `name` of `df` (a missing cell is NaN).
+pub(super) fn floats(df: &pl::DataFrame, name: &str, path: &Path) -> Result<Vec<f64>, OutputError> {
+    let col = df
+        .column(name)
+        .and_then(|c| c.f64().cloned())
+        .map_err(|e| format_error(path, e))?;
+    Ok(col.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+}
+
 /// Reads history.csv (either header, [`COLUMNS`] or the older
 /// [`COLUMNS_V1`]); a missing or empty file is an empty history.
 pub fn load(path: &Path) -> Result<History, OutputError> {
@@ -72,28 +98,16 @@ pub fn load(path: &Path) -> Result<History, OutputError> {
         .map_err(|e| format_error(path, e))?;
     let n = df.height();
     let text = |name: &str| -> Result<Option<Vec<String>>, OutputError> {
-        if !columns.contains(&name) {
-            return Ok(None);
-        }
-        let col = df
-            .column(name)
-            .and_then(|c| c.str().cloned())
-            .map_err(|e| format_error(path, e))?;
-        Ok(Some(
-            col.iter()
-                .map(|v| v.unwrap_or_default().to_string())
-                .collect(),
-        ))
+        columns
+            .contains(&name)
+            .then(|| strings(&df, name, path))
+            .transpose()
     };
     let float = |name: &str| -> Result<Option<Vec<f64>>, OutputError> {
-        if !columns.contains(&name) {
-            return Ok(None);
-        }
-        let col = df
-            .column(name)
-            .and_then(|c| c.f64().cloned())
-            .map_err(|e| format_error(path, e))?;
-        Ok(Some(col.iter().map(|v| v.unwrap_or(f64::NAN)).collect()))
+        columns
+            .contains(&name)
+            .then(|| floats(&df, name, path))
+            .transpose()
     };
     let required = |v: Option<Vec<String>>| v.unwrap_or_else(|| vec![String::new(); n]);
     let commit = required(text("commit")?);
@@ -285,42 +299,43 @@ fn timing_rows(run: &RunResult) -> Vec<HistoryRow> {
     rows
 }
 
-/// The CSV bytes of a history (all of [`COLUMNS`]).
-pub fn to_csv(path: &Path, history: &History) -> Result<Vec<u8>, OutputError> {
-    let rows = &history.rows;
+/// The columns `names` (of [`COLUMNS`]) of `rows`, for a table.
+pub(super) fn row_columns(rows: &[HistoryRow], names: &[&str]) -> Vec<(String, CellColumn)> {
     let text = |f: fn(&HistoryRow) -> &str| {
         CellColumn::Text(rows.iter().map(|r| f(r).to_string()).collect())
     };
-    let columns = vec![
-        ("commit".to_string(), text(|r| &r.commit)),
-        ("date".to_string(), text(|r| &r.date)),
-        ("host".to_string(), text(|r| &r.host)),
-        ("suite".to_string(), text(|r| &r.suite)),
-        ("study".to_string(), text(|r| &r.study)),
-        ("case".to_string(), text(|r| &r.case)),
-        ("method".to_string(), text(|r| &r.method)),
-        ("metric".to_string(), text(|r| &r.metric)),
-        (
-            "value".to_string(),
-            CellColumn::Float(rows.iter().map(|r| r.value).collect()),
-        ),
-        (
-            "spread".to_string(),
-            CellColumn::OptFloat(
-                rows.iter()
-                    .map(|r| r.spread.is_finite().then_some(r.spread))
-                    .collect(),
-            ),
-        ),
-        ("timing".to_string(), text(|r| &r.timing)),
-        ("profile".to_string(), text(|r| &r.profile)),
-        ("rustc".to_string(), text(|r| &r.rustc)),
-        ("cpu".to_string(), text(|r| &r.cpu)),
-    ];
-    debug_assert_eq!(
-        columns.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
-        COLUMNS
-    );
+    names
+        .iter()
+        .map(|&name| {
+            let column = match name {
+                "commit" => text(|r| &r.commit),
+                "date" => text(|r| &r.date),
+                "host" => text(|r| &r.host),
+                "suite" => text(|r| &r.suite),
+                "study" => text(|r| &r.study),
+                "case" => text(|r| &r.case),
+                "method" => text(|r| &r.method),
+                "metric" => text(|r| &r.metric),
+                "value" => CellColumn::Float(rows.iter().map(|r| r.value).collect()),
+                "spread" => CellColumn::OptFloat(
+                    rows.iter()
+                        .map(|r| r.spread.is_finite().then_some(r.spread))
+                        .collect(),
+                ),
+                "timing" => text(|r| &r.timing),
+                "profile" => text(|r| &r.profile),
+                "rustc" => text(|r| &r.rustc),
+                "cpu" => text(|r| &r.cpu),
+                other => unreachable!("`{other}` is not a history column"),
+            };
+            (name.to_string(), column)
+        })
+        .collect()
+}
+
+/// The CSV bytes of a history (all of [`COLUMNS`]).
+pub fn to_csv(path: &Path, history: &History) -> Result<Vec<u8>, OutputError> {
+    let columns = row_columns(&history.rows, &COLUMNS);
     let mut df = frame(path, columns)?;
     csv_bytes(path, &mut df)
 }

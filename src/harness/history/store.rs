@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 use polars::prelude::{self as pl, ParquetCompression, ParquetWriter, SerReader};
 
-use super::csv::{load, run_rows, to_csv};
+use super::csv::{floats, load, row_columns, run_rows, strings, to_csv};
 use super::data::*;
 use crate::error::OutputError;
 use crate::harness::atomic;
@@ -219,16 +219,7 @@ pub fn load_index(dir: &Path) -> Result<Option<Vec<RunEntry>>, OutputError> {
         .into_reader_with_file_handle(Cursor::new(bytes))
         .finish()
         .map_err(|e| format_error(&path, e))?;
-    let text = |name: &str| -> Result<Vec<String>, OutputError> {
-        let col = df
-            .column(name)
-            .and_then(|c| c.str().cloned())
-            .map_err(|e| format_error(&path, e))?;
-        Ok(col
-            .iter()
-            .map(|v| v.unwrap_or_default().to_string())
-            .collect())
-    };
+    let text = |name: &str| strings(&df, name, &path);
     let [run, commit, date, host, suite, profile, rustc, cpu, rows] = INDEX_COLUMNS.map(text);
     let (run, commit, date, host, suite) = (run?, commit?, date?, host?, suite?);
     let (profile, rustc, cpu, rows) = (profile?, rustc?, cpu?, rows?);
@@ -288,32 +279,7 @@ fn write_index(dir: &Path, entries: &[RunEntry]) -> Result<(), OutputError> {
 /// Writes one run's rows to its file (atomically).
 fn write_run_file(dir: &Path, run: &str, rows: &[HistoryRow]) -> Result<(), OutputError> {
     let path = run_path(dir, run);
-    let text = |f: fn(&HistoryRow) -> &str| {
-        CellColumn::Text(rows.iter().map(|r| f(r).to_string()).collect())
-    };
-    let columns = vec![
-        ("study".to_string(), text(|r| &r.study)),
-        ("case".to_string(), text(|r| &r.case)),
-        ("method".to_string(), text(|r| &r.method)),
-        ("metric".to_string(), text(|r| &r.metric)),
-        (
-            "value".to_string(),
-            CellColumn::Float(rows.iter().map(|r| r.value).collect()),
-        ),
-        (
-            "spread".to_string(),
-            CellColumn::OptFloat(
-                rows.iter()
-                    .map(|r| r.spread.is_finite().then_some(r.spread))
-                    .collect(),
-            ),
-        ),
-        ("timing".to_string(), text(|r| &r.timing)),
-    ];
-    debug_assert_eq!(
-        columns.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
-        RUN_COLUMNS
-    );
+    let columns = row_columns(rows, &RUN_COLUMNS);
     let mut df = frame(&path, columns)?;
     let mut buf = Vec::new();
     ParquetWriter::new(&mut buf)
@@ -344,23 +310,8 @@ fn read_run_file(dir: &Path, entry: &RunEntry) -> Result<Vec<HistoryRow>, Output
             ),
         ));
     }
-    let text = |name: &str| -> Result<Vec<String>, OutputError> {
-        let col = df
-            .column(name)
-            .and_then(|c| c.str().cloned())
-            .map_err(|e| format_error(&path, e))?;
-        Ok(col
-            .iter()
-            .map(|v| v.unwrap_or_default().to_string())
-            .collect())
-    };
-    let float = |name: &str| -> Result<Vec<f64>, OutputError> {
-        let col = df
-            .column(name)
-            .and_then(|c| c.f64().cloned())
-            .map_err(|e| format_error(&path, e))?;
-        Ok(col.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
-    };
+    let text = |name: &str| strings(&df, name, &path);
+    let float = |name: &str| floats(&df, name, &path);
     let (study, case, method) = (text("study")?, text("case")?, text("method")?);
     let (metric, timing) = (text("metric")?, text("timing")?);
     let (value, spread) = (float("value")?, float("spread")?);
