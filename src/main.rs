@@ -55,6 +55,12 @@ struct RunArgs {
     /// that appends to the history measures them otherwise).
     #[arg(long = "no-kernels")]
     no_kernels: bool,
+    /// Also run N samples of the assumption box of every study that lists
+    /// assumptions (`[[study.assumption]]`), judge its claims on each, and
+    /// write DIR/<study>/robustness.csv and claims.csv's `holds_in`. Not
+    /// recorded in the history.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    robustness: Option<u32>,
     /// Run only part I of N of the plan's jobs (balanced by their cost
     /// estimates) into --out, a directory of its own; `merge` combines the
     /// N parts. I is a Slurm array's SLURM_ARRAY_TASK_ID.
@@ -238,6 +244,7 @@ fn run(args: RunArgs) -> ExitCode {
         command,
         time_limit,
         kernels: !args.no_kernels,
+        robustness: args.robustness.map(|n| n as usize),
     };
     if let Some(n) = args.slurm {
         return slurm_commands(&options, args.time_limit, n as usize, args.cpus_per_task);
@@ -332,6 +339,9 @@ fn slurm_commands(options: &RunOptions, time_limit: Option<f64>, n: usize, cpus:
     }
     if let Some(t) = time_limit {
         part_args.extend(["--time-limit".to_string(), t.to_string()]);
+    }
+    if let Some(n) = options.robustness {
+        part_args.extend(["--robustness".to_string(), n.to_string()]);
     }
     let run = slurm::SlurmRun {
         bin,

@@ -436,6 +436,7 @@ fn evaluate_claim(
         formulation: claim.spec.formulation,
         cause,
         holds_in: None,
+        robustness: String::new(),
     }
 }
 

@@ -198,6 +198,7 @@ pub fn merge(
         command: command.to_string(),
         time_limit: f.time_limit_s.map(std::time::Duration::from_secs_f64),
         kernels: true,
+        robustness: f.robustness,
     };
     let planned = runner::plan_run(kinds, &options)?;
     let (_, hash) = shard::plan_identity(&planned);

@@ -25,6 +25,7 @@ pub mod registry;
 pub mod report;
 pub mod reserved;
 pub mod results;
+pub mod robustness;
 pub mod rows;
 pub mod runner;
 pub mod shard;

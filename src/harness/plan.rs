@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::harness::checks::ResolvedCheck;
 use crate::harness::claims::ResolvedClaim;
+use crate::harness::robustness::Sample;
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{MethodPlan, Study};
 
@@ -27,4 +28,7 @@ pub struct PlannedStudy {
     /// The time limit of each of its jobs: the spec's `time_limit`, else
     /// [`crate::harness::spec::DEFAULT_TIME_LIMIT_S`]; `--time-limit` replaces it.
     pub time_limit: Duration,
+    /// A sample of another study's assumption box (`--robustness`), None
+    /// for a study of the spec.
+    pub sample: Option<Sample>,
 }

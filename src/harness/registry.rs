@@ -120,6 +120,7 @@ mod tests {
             cases: Vec::new(),
             checks: Vec::new(),
             claims: Vec::new(),
+            assumptions: Vec::new(),
         }
     }
 

@@ -38,6 +38,9 @@ pub struct ClaimRow {
     /// The fraction of the study's assumption box where the claim holds
     /// and its 95 % interval (`PATH --robustness N`); None without one.
     pub holds_in: Option<(f64, f64, f64)>,
+    /// The claim over the assumption box in one sentence (where it holds,
+    /// what decides it; `harness::robustness`); empty without one.
+    pub robustness: String,
 }
 
 impl ClaimRow {
@@ -257,6 +260,7 @@ mod tests {
             formulation: Formulation::Model,
             cause: String::new(),
             holds_in: None,
+            robustness: String::new(),
         };
         assert_eq!(study_verdict(&[]), "beyond the paper");
         let yes = claim(Verdict::Reproduced);
@@ -284,6 +288,7 @@ mod tests {
             formulation: Formulation::Model,
             cause: String::new(),
             holds_in: None,
+            robustness: String::new(),
         };
         let rows = [
             row("a-exact", "A.", Verdict::NotReproduced),

@@ -127,7 +127,58 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
         checks,
         claims,
         time_limit,
+        sample: None,
     })
+}
+
+/// `planned` with the N samples of each study's assumption box after it
+/// (`harness::robustness`): each sample's spec built by its kind and
+/// planned like the study's.
+fn with_samples(
+    kinds: &Registry,
+    planned: Vec<PlannedStudy>,
+    n: usize,
+) -> Result<Vec<PlannedStudy>, InputError> {
+    let mut out = Vec::with_capacity(planned.len());
+    for p in planned {
+        let samples = crate::harness::robustness::sample_specs(&p.spec, n)?;
+        let time_limit = p.time_limit;
+        out.push(p);
+        for (spec, sample) in samples {
+            let study = kinds.build(&spec)?;
+            let mut sp = plan_study(spec, study)?;
+            sp.time_limit = time_limit;
+            sp.sample = Some(sample);
+            out.push(sp);
+        }
+    }
+    Ok(out)
+}
+
+/// The studies of the spec with their samples' robustness attached
+/// (`harness::robustness::attach`); the samples themselves are left out.
+fn attach_samples(planned: &[PlannedStudy], studies: Vec<StudyResult>) -> Vec<StudyResult> {
+    let mut main: Vec<(usize, StudyResult)> = Vec::new();
+    let mut samples: Vec<(crate::harness::robustness::Sample, StudyResult)> = Vec::new();
+    for (i, (p, s)) in planned.iter().zip(studies).enumerate() {
+        match &p.sample {
+            Some(sample) => samples.push((sample.clone(), s)),
+            None => main.push((i, s)),
+        }
+    }
+    main.into_iter()
+        .map(|(i, mut s)| {
+            let own: Vec<_> = samples
+                .iter()
+                .filter(|(sample, _)| sample.of == s.name)
+                .cloned()
+                .collect();
+            if !own.is_empty() {
+                crate::harness::robustness::attach(&mut s, &planned[i].spec.assumptions, &own);
+            }
+            s
+        })
+        .collect()
 }
 
 /// One job: a method of a case, or a case's reference.
@@ -532,6 +583,9 @@ pub struct RunOptions {
     pub time_limit: Option<Duration>,
     /// Measure the kernels' instruction counts (off: `--no-kernels`).
     pub kernels: bool,
+    /// Run this many samples of every study's assumption box
+    /// (`--robustness N`, `harness::robustness`).
+    pub robustness: Option<usize>,
 }
 
 /// Why a run did not produce its results.
@@ -567,9 +621,14 @@ pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError
     )
 }
 
-/// The plan of `options`: [`plan`] with `--time-limit` applied.
+/// The plan of `options`: [`plan`], with the samples of every study's
+/// assumption box after the study (`--robustness N`), and `--time-limit`
+/// applied.
 pub fn plan_run(kinds: &Registry, options: &RunOptions) -> Result<Vec<PlannedStudy>, InputError> {
     let mut planned = plan(kinds, &options.spec, &options.only)?;
+    if let Some(n) = options.robustness {
+        planned = with_samples(kinds, planned, n)?;
+    }
     if let Some(limit) = options.time_limit {
         for p in &mut planned {
             p.time_limit = limit;
@@ -595,9 +654,11 @@ pub fn publish(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let studies = attach_samples(planned, studies);
     let spec_json = serde_json::Value::Array(
         planned
             .iter()
+            .filter(|p| p.sample.is_none())
             .map(crate::harness::spec_view::spec_to_json)
             .collect(),
     );
@@ -605,7 +666,9 @@ pub fn publish(
         crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
     manifest.shards = shards;
     let workers = rayon::current_num_threads();
-    let record_history = options.only.is_empty() && !debug_build();
+    // A robustness run's times are taken beside its samples' jobs: not the
+    // suite's, so not recorded.
+    let record_history = options.only.is_empty() && options.robustness.is_none() && !debug_build();
     let kernels = crate::harness::kernels::measure_for_run(
         kernels,
         record_history,
@@ -718,6 +781,7 @@ mod tests {
             }],
             checks: Vec::new(),
             claims: Vec::new(),
+            assumptions: Vec::new(),
         };
         let plan = vec![plan_study(spec, Box::new(Mixed)).expect("plan")];
         assert_eq!(plan[0].baseline.as_deref(), Some("c"));

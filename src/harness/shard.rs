@@ -152,6 +152,9 @@ pub struct ShardFile {
     pub only: Vec<String>,
     /// `--time-limit` in seconds, if given.
     pub time_limit_s: Option<f64>,
+    /// `--robustness N`, if given (a part of an older format has none).
+    #[serde(default)]
+    pub robustness: Option<usize>,
     /// Host that ran the part.
     pub host: String,
     /// UTC date of the part's start, RFC 3339.
@@ -397,6 +400,7 @@ pub fn run_shard(
         spec_absolute: absolute.to_string_lossy().into_owned(),
         only: options.only.clone(),
         time_limit_s: options.time_limit.map(|d| d.as_secs_f64()),
+        robustness: options.robustness,
         host: crate::harness::manifest::host_name(),
         date,
         threads,

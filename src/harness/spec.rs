@@ -30,9 +30,11 @@ use crate::error::InputError;
 use crate::harness::checks::CheckSpec;
 use crate::harness::claims::ClaimSpec;
 
+mod assumptions;
 mod cases;
 
-pub use cases::{CaseSpec, Sweep};
+pub use assumptions::{Assumption, Scale, validate_assumptions};
+pub use cases::{CaseSpec, Sweep, set_dotted};
 use cases::{RESERVED, SweepSchema, expand_cases, sweep_from_schema};
 
 /// A study as written in its file, before its kind interprets it.
@@ -68,6 +70,9 @@ pub struct StudySpec {
     pub checks: Vec<CheckSpec>,
     /// The seed's claims the study tests (`[[study.claim]]`).
     pub claims: Vec<ClaimSpec>,
+    /// The parameters the seed does not fix, with their plausible ranges
+    /// (`[[study.assumption]]`, `assumptions`).
+    pub assumptions: Vec<Assumption>,
 }
 
 /// Resolves `experiments/all` to `experiments/all.toml` when the former does
@@ -256,6 +261,17 @@ fn parse_study(
     };
     let checks = take_checks(file, &name, &mut table)?;
     let claims = take_claims(file, &name, &mut table)?;
+    let swept: Vec<&str> = sweeps.iter().map(|s| s.key.as_str()).collect();
+    let assumptions = match table.remove("assumption") {
+        None => Vec::new(),
+        Some(v) => validate_assumptions(
+            file,
+            &name,
+            deserialize_at(file, study, "study.assumption", v)?,
+            &table,
+            &swept,
+        )?,
+    };
     debug_assert!(RESERVED.iter().all(|k| !table.contains_key(*k)));
     let cases = expand_cases(file, &name, &table, &sweeps)?;
     Ok(StudySpec {
@@ -271,6 +287,7 @@ fn parse_study(
         cases,
         checks,
         claims,
+        assumptions,
     })
 }
 

@@ -111,6 +111,12 @@ fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow]) {
                 text(format!(" ({}, {}): ", c.study, c.formulation.name())),
                 text(&c.cause),
             ];
+            if !c.robustness.is_empty() {
+                line.push(text(format!(
+                    "; over the assumption box it {}",
+                    c.robustness
+                )));
+            }
             if !c.as_expected() {
                 line.push(strong(" (unexpected)"));
             }
@@ -305,6 +311,9 @@ pub fn claims_table(rows: &[ClaimRow]) -> Table {
         }];
         if !r.cause.is_empty() {
             verdict.push(text(format!(": {}", r.cause)));
+        }
+        if !r.robustness.is_empty() {
+            verdict.push(text(format!(". Over the assumption box: {}", r.robustness)));
         }
         table.push(
             if r.as_expected() {

@@ -318,6 +318,7 @@ pub(super) fn claims_columns(run: &RunResult) -> Vec<(String, CellColumn)> {
             "holds_hi".into(),
             CellColumn::OptFloat(rows.iter().map(|r| r.holds_in.map(|h| h.2)).collect()),
         ),
+        ("robustness".into(), text(&|r| r.robustness.clone())),
     ]
 }
 

@@ -39,7 +39,7 @@ pub struct CaseSpec {
 }
 
 /// The keys of the study table the harness takes; the kind gets the rest.
-pub(super) const RESERVED: [&str; 10] = [
+pub(super) const RESERVED: [&str; 11] = [
     "name",
     "kind",
     "description",
@@ -50,6 +50,7 @@ pub(super) const RESERVED: [&str; 10] = [
     "sweep",
     "check",
     "claim",
+    "assumption",
 ];
 
 #[derive(Debug, Deserialize)]
@@ -97,7 +98,7 @@ pub(super) fn sweep_from_schema(
             study,
             at("key"),
             format!("\"{}\"", s.key),
-            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/reproduces/baseline/time_limit/unresolved_per_tolerance/sweep/check/claim)",
+            "a dotted key path inside the study table, e.g. \"integrator.dt\" (not name/kind/description/reproduces/baseline/time_limit/unresolved_per_tolerance/sweep/check/claim/assumption)",
         ));
     }
     let values = match (s.values, s.range) {
@@ -341,7 +342,9 @@ pub(super) fn expand_cases(
     Ok(cases)
 }
 
-fn set_dotted(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
+/// Sets the dotted `key` of `table` to `value`, making the tables on the
+/// way; the error says why it cannot (a segment is not a table).
+pub fn set_dotted(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
     let mut segments: Vec<&str> = key.split('.').collect();
     let last = segments.pop().unwrap_or(key);
     let mut current = table;
