@@ -7,16 +7,12 @@
 //! frequency's range moves `holds_in`; a sharded run takes the same
 //! samples; bad assumptions are input errors that name the key.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn harness(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contact-harness"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use std::path::Path;
+use std::process::Output;
+
+use common::run_in as harness;
 
 fn text(o: &Output) -> String {
     format!(

@@ -154,6 +154,88 @@ fn log(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| format!("({}: {e})", path.display()))
 }
 
+/// Submits the printed sbatch `commands` in `t` and waits for the array
+/// and the merge (15 minutes at most); panics with the logs otherwise.
+fn submit_and_wait(cluster: &Cluster, t: &Path, commands: &str, logs: &Path) {
+    let submitted = cluster
+        .command("bash")
+        .current_dir(t)
+        .args(["-c", &format!("set -e\n{commands}echo array=$jid")])
+        .output()
+        .expect("bash");
+    assert!(
+        submitted.status.success(),
+        "{commands}\n{}",
+        text(&submitted)
+    );
+    let out = String::from_utf8_lossy(&submitted.stdout).into_owned();
+    let merge_id = out.lines().next().unwrap_or("").trim().to_string();
+    let array_id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("array="))
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        !merge_id.is_empty() && !array_id.is_empty(),
+        "job ids: {out}"
+    );
+    if let Err(e) = wait(cluster, &[array_id, merge_id], Duration::from_secs(900)) {
+        panic!(
+            "{e}\nslurmctld log:\n{}\nmerge log:\n{}",
+            log(&cluster.log()),
+            log(&logs.join("merge.log"))
+        );
+    }
+}
+
+/// The quick robustness run: a few samples of a quick study's assumption
+/// box as a 2-task array and a merge, equal to the same run made at once.
+fn robustness_on_the_cluster(cluster: &Cluster, t: &Path, bin: &str, spec: &Path) {
+    let study = "valvetrain-spring-designs-quick";
+    let args = ["--only", study, "--robustness", "3"];
+    let single = Command::new(bin)
+        .current_dir(t)
+        .arg(spec)
+        .args(args)
+        .args(["--out", "rb-single", "--report", "rb-single-rep"])
+        .output()
+        .expect("single robustness run");
+    assert!(single.status.success(), "{}", text(&single));
+    let printed = Command::new(bin)
+        .current_dir(t)
+        .arg(spec)
+        .args(args)
+        .args([
+            "--slurm",
+            "2",
+            "--out",
+            "rb-merged",
+            "--report",
+            "rb-merged-rep",
+        ])
+        .output()
+        .expect("--slurm");
+    assert!(printed.status.success(), "{}", text(&printed));
+    let commands = String::from_utf8_lossy(&printed.stdout).into_owned();
+    assert!(commands.contains("--robustness 3"), "{commands}");
+    submit_and_wait(cluster, t, &commands, &t.join("rb-merged.parts/logs"));
+    let read = |dir: &str, file: &str| {
+        std::fs::read_to_string(t.join(dir).join(file))
+            .unwrap_or_else(|e| panic!("{dir}/{file}: {e}"))
+    };
+    let table = format!("{study}/robustness.csv");
+    assert_eq!(read("rb-single", &table), read("rb-merged", &table));
+    assert_eq!(read("rb-single", &table).lines().count(), 4);
+    // claims.csv: the same holds_in and sentence (its measured values, the
+    // last columns but four, are equal for this claim too: a count).
+    assert_eq!(
+        read("rb-single", "claims.csv"),
+        read("rb-merged", "claims.csv")
+    );
+    assert!(read("rb-merged", "claims.csv").contains("of 3 samples of the plausible range"));
+    eprintln!("slurm: the robustness run as 2 array tasks and the merge equals the single run");
+}
+
 #[test]
 fn the_quick_suite_as_a_slurm_array_and_merge_equals_a_single_run() {
     let cluster = match start() {
@@ -181,40 +263,8 @@ fn the_quick_suite_as_a_slurm_array_and_merge_equals_a_single_run() {
         .expect("--slurm");
     assert!(printed.status.success(), "{}", text(&printed));
     let commands = String::from_utf8_lossy(&printed.stdout).into_owned();
-    let submitted = cluster
-        .command("bash")
-        .current_dir(t)
-        .args(["-c", &format!("set -e\n{commands}echo array=$jid")])
-        .output()
-        .expect("bash");
-    assert!(
-        submitted.status.success(),
-        "{commands}\n{}",
-        text(&submitted)
-    );
-    let out = String::from_utf8_lossy(&submitted.stdout).into_owned();
-    let merge_id = out.lines().next().unwrap_or("").trim().to_string();
-    let array_id = out
-        .lines()
-        .find_map(|l| l.strip_prefix("array="))
-        .unwrap_or("")
-        .to_string();
-    assert!(
-        !merge_id.is_empty() && !array_id.is_empty(),
-        "job ids: {out}"
-    );
     let logs = t.join("merged.parts/logs");
-    if let Err(e) = wait(
-        &cluster,
-        &[array_id.clone(), merge_id],
-        Duration::from_secs(900),
-    ) {
-        panic!(
-            "{e}\nslurmctld log:\n{}\nmerge log:\n{}",
-            log(&cluster.log()),
-            log(&logs.join("merge.log"))
-        );
-    }
+    submit_and_wait(&cluster, t, &commands, &logs);
     let single = single.wait_with_output().expect("single run");
     assert!(single.status.success(), "single run: {}", text(&single));
     for i in 0..3 {
@@ -235,4 +285,5 @@ fn the_quick_suite_as_a_slurm_array_and_merge_equals_a_single_run() {
     assert!(t.join("merged-rep/index.html").is_file());
     assert!(t.join("merged/history/history.csv").is_file());
     eprintln!("slurm: 3 array tasks and the merge equal the single run ({compared} files)");
+    robustness_on_the_cluster(&cluster, t, bin, &spec);
 }

@@ -263,6 +263,7 @@ mod tests {
             to: 1.0,
             scale: Scale::Linear,
             source: "test".into(),
+            step: None,
             integer: false,
             nominal: 0.5,
         }

@@ -41,6 +41,11 @@ pub struct Assumption {
     /// Why this range: a handbook value, a design rule, the scale of the
     /// seed's figures.
     pub source: String,
+    /// Samples are rounded to `from` plus a multiple of this (e.g. 2 for
+    /// masses per coil that must make whole masses of 4.5 coils); an
+    /// integer key without it takes the nearest integer.
+    #[serde(default)]
+    pub step: Option<f64>,
     /// Whether the nominal value is an integer (set on loading).
     #[serde(skip)]
     pub integer: bool,
@@ -61,7 +66,11 @@ impl Assumption {
             Scale::Linear => self.from + u * (self.to - self.from),
             Scale::Log => (self.from.ln() + u * (self.to.ln() - self.from.ln())).exp(),
         };
-        if self.integer { v.round() } else { v }
+        match self.step {
+            Some(step) => (self.from + ((v - self.from) / step).round() * step).min(self.to),
+            None if self.integer => v.round(),
+            None => v,
+        }
     }
 
     /// The value as a TOML value of the key's type.
@@ -143,6 +152,15 @@ pub fn validate_assumptions(
                     "a nominal value inside the plausible range [{}, {}] (the spec's guess is one of the plausible values)",
                     a.from, a.to
                 ),
+            ));
+        }
+        if let Some(step) = a.step
+            && !(step.is_finite() && step > 0.0 && step <= a.to - a.from)
+        {
+            return Err(err(
+                "step",
+                step.to_string(),
+                "a positive step no larger than to - from",
             ));
         }
         if integer && a.to.round() - a.from.round() < 1.0 {
