@@ -40,9 +40,9 @@ fn claims(dir: &std::path::Path) -> Vec<Vec<String>> {
     assert_eq!(
         lines.next(),
         Some(
-            "study,claim,seed,verdict,expect,value,criterion,words,reason,formulation,holds_in,holds_lo,holds_hi"
+            "study,claim,seed,verdict,expect,value,criterion,words,reason,formulation,holds_in,holds_lo,holds_hi,robustness"
         ),
-        "the fixed header"
+        "the fixed header (then `robustness`, the robustness run's sentence)"
     );
     lines
         .map(|l| l.split(',').map(str::to_string).collect())

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use crate::harness::checks::ResolvedCheck;
 use crate::harness::claims::ResolvedClaim;
-use crate::harness::robustness::Sample;
 use crate::harness::spec::StudySpec;
 use crate::harness::study::{MethodPlan, Study};
 
@@ -31,4 +30,15 @@ pub struct PlannedStudy {
     /// A sample of another study's assumption box (`--robustness`), None
     /// for a study of the spec.
     pub sample: Option<Sample>,
+}
+
+/// A sample of a study's assumption box (`harness::robustness`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// The study sampled.
+    pub of: String,
+    /// Its index, 0..N.
+    pub index: usize,
+    /// The value of each assumption, in the study's order.
+    pub values: Vec<f64>,
 }

@@ -15,7 +15,9 @@
 //!   parameter with the verdict, the best single split of the box;
 //! - `attach`: the samples onto their study's result: `robustness.csv`,
 //!   each claim's `holds_in` and sentence (claims.csv, the report), one
-//!   figure per claim.
+//!   figure per claim;
+//! - `expand`: the samples planned after their study, and their results
+//!   attached to it (the runner calls both).
 //!
 //! A sample whose job failed is not judged (its claims are empty in
 //! robustness.csv, and counted apart). The samples' own checks and claims
@@ -25,9 +27,11 @@
 mod analysis;
 mod attach;
 mod design;
+mod expand;
 mod samples;
 
 pub use analysis::*;
 pub use attach::*;
 pub use design::*;
+pub use expand::*;
 pub use samples::*;

@@ -131,56 +131,6 @@ pub fn plan_study(spec: StudySpec, study: Box<dyn Study>) -> Result<PlannedStudy
     })
 }
 
-/// `planned` with the N samples of each study's assumption box after it
-/// (`harness::robustness`): each sample's spec built by its kind and
-/// planned like the study's.
-fn with_samples(
-    kinds: &Registry,
-    planned: Vec<PlannedStudy>,
-    n: usize,
-) -> Result<Vec<PlannedStudy>, InputError> {
-    let mut out = Vec::with_capacity(planned.len());
-    for p in planned {
-        let samples = crate::harness::robustness::sample_specs(&p.spec, n)?;
-        let time_limit = p.time_limit;
-        out.push(p);
-        for (spec, sample) in samples {
-            let study = kinds.build(&spec)?;
-            let mut sp = plan_study(spec, study)?;
-            sp.time_limit = time_limit;
-            sp.sample = Some(sample);
-            out.push(sp);
-        }
-    }
-    Ok(out)
-}
-
-/// The studies of the spec with their samples' robustness attached
-/// (`harness::robustness::attach`); the samples themselves are left out.
-fn attach_samples(planned: &[PlannedStudy], studies: Vec<StudyResult>) -> Vec<StudyResult> {
-    let mut main: Vec<(usize, StudyResult)> = Vec::new();
-    let mut samples: Vec<(crate::harness::robustness::Sample, StudyResult)> = Vec::new();
-    for (i, (p, s)) in planned.iter().zip(studies).enumerate() {
-        match &p.sample {
-            Some(sample) => samples.push((sample.clone(), s)),
-            None => main.push((i, s)),
-        }
-    }
-    main.into_iter()
-        .map(|(i, mut s)| {
-            let own: Vec<_> = samples
-                .iter()
-                .filter(|(sample, _)| sample.of == s.name)
-                .cloned()
-                .collect();
-            if !own.is_empty() {
-                crate::harness::robustness::attach(&mut s, &planned[i].spec.assumptions, &own);
-            }
-            s
-        })
-        .collect()
-}
-
 /// One job: a method of a case, or a case's reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Job {
@@ -627,7 +577,10 @@ pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError
 pub fn plan_run(kinds: &Registry, options: &RunOptions) -> Result<Vec<PlannedStudy>, InputError> {
     let mut planned = plan(kinds, &options.spec, &options.only)?;
     if let Some(n) = options.robustness {
-        planned = with_samples(kinds, planned, n)?;
+        planned = crate::harness::robustness::with_samples(planned, n, |spec| {
+            let study = kinds.build(&spec)?;
+            plan_study(spec, study)
+        })?;
     }
     if let Some(limit) = options.time_limit {
         for p in &mut planned {
@@ -654,7 +607,7 @@ pub fn publish(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let studies = attach_samples(planned, studies);
+    let studies = crate::harness::robustness::attach_samples(planned, studies);
     let spec_json = serde_json::Value::Array(
         planned
             .iter()

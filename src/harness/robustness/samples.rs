@@ -2,20 +2,10 @@
 //! assumed keys set to the design's values in every case.
 
 use crate::error::InputError;
+pub use crate::harness::plan::Sample;
 use crate::harness::spec::{Assumption, StudySpec, set_dotted};
 
 use super::design::{latin_hypercube, study_seed};
-
-/// A sample of a study's assumption box.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sample {
-    /// The study sampled.
-    pub of: String,
-    /// Its index, 0..N.
-    pub index: usize,
-    /// The value of each assumption, in the study's order.
-    pub values: Vec<f64>,
-}
 
 /// The name of sample `k` of `study` (in job names and errors; samples
 /// write no directory of their own).
