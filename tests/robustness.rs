@@ -141,10 +141,13 @@ fn holds_in_follows_the_deciding_parameter_and_shards_take_the_same_samples() {
             "sample",
             "excitation.omega",
             "steady_state.steps_per_period",
-            "x0-below-bound"
+            "x0-below-bound",
+            "failed"
         ]
     );
     assert_eq!(rows.len(), 12);
+    // Every job of every sample finished: no failure to report.
+    assert!(rows.iter().all(|r| r[4].is_empty()), "{rows:?}");
     let omegas: Vec<f64> = rows.iter().map(|r| r[1].parse().unwrap()).collect();
     assert!(omegas.iter().all(|w| (0.3..=1.0).contains(w)));
     // One sample in each twelfth of the range (a Latin hypercube); the

@@ -299,6 +299,16 @@ t_end = 1.0e-4
             &["study.blade.poisson_ratio", "0.7", "(-1, 0.5)"],
         ),
         (
+            "length = 0.12",
+            "length = 0.12\ntorsion_factor = 0.5",
+            &["study.blade.torsion_factor", "0.5", "blade.torsion = true"],
+        ),
+        (
+            "length = 0.12",
+            "length = 0.12\ntorsion = true\ntorsion_factor = -1.0",
+            &["study.blade.torsion_factor", "-1", "> 0"],
+        ),
+        (
             "t_end = 1.0e-4",
             "t_end = 1.0e-4\n[study.seed]\npeak_tip_z = -2.5e-5",
             &["study.seed.peak_tip_z", "-0.000025", "> 0"],

@@ -32,7 +32,7 @@ pub struct ClaimRobustness {
     pub holds: usize,
     /// Samples judged (those where every job finished).
     pub judged: usize,
-    /// Samples not judged (a job failed).
+    /// Samples not judged (a job the claim depends on failed).
     pub failed: usize,
     /// holds / judged with its 95 % Wilson interval.
     pub fraction: (f64, f64, f64),
@@ -160,7 +160,7 @@ fn best_split(
 }
 
 /// The robustness of claim `claim` from its verdict on each sample
-/// (`Some(holds)`, None where a job failed) and the samples' values.
+/// (`Some(holds)`, None where a job the claim depends on failed) and the samples' values.
 pub fn analyse(
     claim: &str,
     assumptions: &[Assumption],
@@ -216,7 +216,10 @@ impl ClaimRobustness {
     pub fn sentence(&self, assumptions: &[Assumption], reproduced: bool) -> String {
         let (p, lo, hi) = self.fraction;
         let failed = if self.failed > 0 {
-            format!(" ({} more not judged: a job failed)", self.failed)
+            format!(
+                " ({} more not judged: a job it depends on failed)",
+                self.failed
+            )
         } else {
             String::new()
         };

@@ -2,6 +2,7 @@
 //! `robustness.csv`, each claim's `holds_in` and sentence, and one figure
 //! per claim.
 
+use crate::harness::claims::ClaimSpec;
 use crate::harness::figure::{Axis, Figure, Series, Style};
 use crate::harness::outcome::StudyResult;
 use crate::harness::rows::Verdict;
@@ -14,13 +15,57 @@ use super::samples::Sample;
 /// The stem of the samples' table, `DIR/<study>/robustness.csv`.
 pub const TABLE: &str = "robustness";
 
-/// Whether a sample's study had a job fail (a `solver` check row): its
-/// claims are not judged.
-fn failed(sample: &StudyResult) -> bool {
+/// The sample's failed jobs, `(case, method or job, message)`: its
+/// `solver` check rows.
+fn failed_jobs(sample: &StudyResult) -> Vec<(&str, &str, &str)> {
     sample
         .checks
         .iter()
-        .any(|c| c.check == "solver" && !c.passed)
+        .filter(|c| c.check == "solver" && !c.passed)
+        .map(|c| (c.case.as_str(), c.method.as_str(), c.detail.as_str()))
+        .collect()
+}
+
+/// The failed jobs as written in the table, `case / method: message`
+/// joined by `; ` (empty when every job finished).
+fn failures(sample: &StudyResult) -> String {
+    failed_jobs(sample)
+        .iter()
+        .map(|(case, method, message)| format!("{case} / {method}: {message}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Whether the failure of `job` (a method label, or `reference` /
+/// `comparison`) leaves `claim` unjudged: unless every criterion names
+/// its methods and `job` is none of them, nor a method a criterion
+/// compares with, nor the study's `baseline` (speed-ups are measured
+/// against it), nor a case's reference or comparison.
+fn blocks(claim: &ClaimSpec, baseline: Option<&str>, job: &str) -> bool {
+    let mut named = Vec::new();
+    for c in &claim.criterion {
+        match &c.method {
+            Some(m) => named.extend(m.labels()),
+            None => return true,
+        }
+        named.extend(c.reference.as_deref());
+    }
+    named.contains(&job) || baseline == Some(job) || job == "reference" || job == "comparison"
+}
+
+/// The claim's verdict in one sample: `None` (not judged) when a failed
+/// job it depends on ([`blocks`]) failed, or its value could not be
+/// computed beside a failed job.
+fn sample_verdict(claim: &ClaimSpec, sample: &StudyResult) -> Option<bool> {
+    let row = sample.claims.iter().find(|c| c.claim == claim.id)?;
+    let failed = failed_jobs(sample);
+    let blocked = failed
+        .iter()
+        .any(|(_, job, _)| blocks(claim, sample.baseline.as_deref(), job));
+    if blocked || (!failed.is_empty() && !row.value.is_finite()) {
+        return None;
+    }
+    Some(row.verdict == Verdict::Reproduced)
 }
 
 /// Attaches the samples (each with its result) of `study`'s assumption
@@ -29,6 +74,7 @@ fn failed(sample: &StudyResult) -> bool {
 pub fn attach(
     study: &mut StudyResult,
     assumptions: &[Assumption],
+    claims: &[ClaimSpec],
     samples: &[(Sample, StudyResult)],
 ) {
     let values: Vec<Vec<f64>> = samples.iter().map(|(s, _)| s.values.clone()).collect();
@@ -36,17 +82,12 @@ pub fn attach(
     let verdicts: Vec<Vec<Option<bool>>> = ids
         .iter()
         .map(|id| {
+            let Some(claim) = claims.iter().find(|c| &c.id == id) else {
+                return vec![None; samples.len()];
+            };
             samples
                 .iter()
-                .map(|(_, r)| {
-                    if failed(r) {
-                        return None;
-                    }
-                    r.claims
-                        .iter()
-                        .find(|c| &c.claim == id)
-                        .map(|c| c.verdict == Verdict::Reproduced)
-                })
+                .map(|(_, r)| sample_verdict(claim, r))
                 .collect()
         })
         .collect();
@@ -76,7 +117,7 @@ pub fn attach(
     for (id, v) in ids.iter().zip(&verdicts) {
         columns.push((
             id.clone(),
-            format!("whether claim `{id}` holds in the sample (true/false; empty: a job of the sample failed)"),
+            format!("whether claim `{id}` holds in the sample (true/false; empty: not judged, a job it depends on failed)"),
             Cells::Text(
                 v.iter()
                     .map(|h| h.map_or(String::new(), |h| h.to_string()))
@@ -84,6 +125,11 @@ pub fn attach(
             ),
         ));
     }
+    columns.push((
+        "failed".into(),
+        "the sample's failed jobs, `case / method: message` (empty: every job finished)".into(),
+        Cells::Text(samples.iter().map(|(_, r)| failures(r)).collect()),
+    ));
     study.summary.tables.push(StudyTable {
         stem: TABLE.into(),
         doc: format!(
@@ -162,7 +208,7 @@ fn figure(
     for (label, want) in [
         ("holds", Some(true)),
         ("does not hold", Some(false)),
-        ("not judged (a job failed)", None),
+        ("not judged (a job it depends on failed)", None),
     ] {
         let (x, y): (Vec<f64>, Vec<f64>) = (0..values.len())
             .filter(|&k| verdicts[k] == want)
@@ -201,4 +247,35 @@ fn figure(
             r.sentence(assumptions, r.holds > 0)
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(criteria: &str) -> ClaimSpec {
+        toml::from_str(&format!(
+            "id = \"c\"\nseed = \"s\"\nwords = \"w\"\nexpect = \"reproduced\"\n{criteria}"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_failed_job_unjudges_only_the_claims_that_use_it() {
+        let named = claim(
+            "[[criterion]]\nquantity = \"speedup_median\"\nmethod = \"ncp\"\nreference = \"ncp-fine\"\nmetric = \"value\"\ncomparison = \"at-least\"\nthreshold = 2.0",
+        );
+        // A method the claim does not use: still judged.
+        assert!(!blocks(&named, Some("penalty"), "rk4"));
+        // Its method, the method it compares with, the baseline, a
+        // reference: not judged.
+        for job in ["ncp", "ncp-fine", "penalty", "reference", "comparison"] {
+            assert!(blocks(&named, Some("penalty"), job), "{job}");
+        }
+        // A criterion over every method: any failure unjudges it.
+        let all = claim(
+            "[[criterion]]\nquantity = \"x0\"\nmetric = \"value\"\ncomparison = \"at-most\"\nthreshold = 1.0",
+        );
+        assert!(blocks(&all, None, "rk4"));
+    }
 }

@@ -1,6 +1,8 @@
 //! A robustness run's plan and results: each study's samples planned
 //! after it, and their results attached to it.
 
+use std::collections::BTreeMap;
+
 use crate::error::InputError;
 use crate::harness::outcome::StudyResult;
 use crate::harness::plan::PlannedStudy;
@@ -37,22 +39,21 @@ pub fn with_samples(
 /// themselves are left out.
 pub fn attach_samples(planned: &[PlannedStudy], studies: Vec<StudyResult>) -> Vec<StudyResult> {
     let mut main: Vec<(usize, StudyResult)> = Vec::new();
-    let mut samples: Vec<(Sample, StudyResult)> = Vec::new();
+    let mut samples: BTreeMap<String, Vec<(Sample, StudyResult)>> = BTreeMap::new();
     for (i, (p, s)) in planned.iter().zip(studies).enumerate() {
         match &p.sample {
-            Some(sample) => samples.push((sample.clone(), s)),
+            Some(sample) => samples
+                .entry(sample.of.clone())
+                .or_default()
+                .push((sample.clone(), s)),
             None => main.push((i, s)),
         }
     }
     main.into_iter()
         .map(|(i, mut s)| {
-            let own: Vec<_> = samples
-                .iter()
-                .filter(|(sample, _)| sample.of == s.name)
-                .cloned()
-                .collect();
-            if !own.is_empty() {
-                attach(&mut s, &planned[i].spec.assumptions, &own);
+            if let Some(own) = samples.remove(&s.name) {
+                let spec = &planned[i].spec;
+                attach(&mut s, &spec.assumptions, &spec.claims, &own);
             }
             s
         })

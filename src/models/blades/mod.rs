@@ -74,7 +74,7 @@
 //! Torsion (`torsion = true`; default false, rigid in torsion): one DOF per
 //! blade, the tip's theta_x, the twist taken linear along the blade (the
 //! first torsion mode of a clamped shaft with a heavy tip): stiffness
-//! G J / L with G = E / (2 (1 + nu)) = 80.8 GPa and Saint-Venant's
+//! phi_t G J / L (phi_t = `torsion_factor`, default 1) with G = E / (2 (1 + nu)) = 80.8 GPa and Saint-Venant's
 //! J = beta b h^3 of the 30 x 5 mm rectangle (beta = 0.2983, J = 1.119e-9
 //! m^4; Roark, Table 10.7): G J / L = 753 N m/rad, 4.8e6 N/m at the
 //! contact's s/2 lever, comparable to the total penalty stiffness 1.1e7
@@ -157,6 +157,10 @@ pub struct BladePairParams {
     /// nu [-], for the shear modulus G = E / (2 (1 + nu)) of the torsion.
     /// Default 0.3 (EN 1993-1-1, 3.2.6).
     pub poisson_ratio: f64,
+    /// phi_t [-], the torsion stiffness over the rectangle's G J / L (the
+    /// section's Saint-Venant constant; an airfoil's is about half the
+    /// enclosing rectangle's). Default 1.
+    pub torsion_factor: f64,
 }
 
 impl Default for BladePairParams {
@@ -184,6 +188,7 @@ impl Default for BladePairParams {
             load_direction: [0.0, 0.0, 1.0],
             torsion: false,
             poisson_ratio: 0.3,
+            torsion_factor: 1.0,
         }
     }
 }
@@ -645,7 +650,14 @@ fn with_torsion(
             ));
         }
         let g = p.youngs_modulus / (2.0 * (1.0 + p.poisson_ratio));
-        let k_t = g * rectangle_torsion_constant(p.chord, p.thickness) / p.length;
+        if !(p.torsion_factor.is_finite() && p.torsion_factor > 0.0) {
+            return Err(format!(
+                "blade pair: torsion_factor must be > 0, got {}",
+                p.torsion_factor
+            ));
+        }
+        let k_t =
+            p.torsion_factor * g * rectangle_torsion_constant(p.chord, p.thickness) / p.length;
         let i_p = p.chord * p.thickness * (p.chord.powi(2) + p.thickness.powi(2)) / 12.0;
         let j_t = shroud.inertia_x() + p.density * i_p * p.length / 3.0;
         let grow = |a: &DMatrix<f64>, d: f64| {

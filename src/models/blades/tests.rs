@@ -475,3 +475,32 @@ fn moreau_newton_equals_the_sweeps_under_a_regularised_law() {
         assert_eq!(coulomb.step(&mut s).expect("step").global_newton, 0);
     }
 }
+
+/// The torsion factor scales G J / L and nothing else; a factor <= 0 is
+/// refused.
+#[test]
+fn torsion_factor_scales_the_torsion_stiffness() {
+    let with = |f: f64| BladePairParams {
+        torsion: true,
+        torsion_factor: f,
+        ..BladePairParams::default()
+    };
+    let (k1, j1) = BladePair::new(&with(1.0))
+        .expect("model")
+        .torsion()
+        .unwrap();
+    let (k2, j2) = BladePair::new(&with(0.5))
+        .expect("model")
+        .torsion()
+        .unwrap();
+    let p = BladePairParams::default();
+    let g = p.youngs_modulus / (2.0 * (1.0 + p.poisson_ratio));
+    let expected = g * rectangle_torsion_constant(p.chord, p.thickness) / p.length;
+    assert!(
+        (k1 - expected).abs() <= 1e-12 * expected,
+        "{k1} vs {expected}"
+    );
+    assert!((k2 - 0.5 * k1).abs() <= 1e-12 * k1);
+    assert_eq!(j1, j2);
+    assert!(BladePair::new(&with(0.0)).is_err());
+}

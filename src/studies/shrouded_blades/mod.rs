@@ -179,7 +179,7 @@ impl CaseKind for CaseConfig {
             scalars.push(Scalar::new(
                 "torsion_stiffness_at_lever",
                 k_t / (lever * lever),
-                "G J / L over (s/2)^2: the blade's torsion as a stiffness at the contact's lever [N/m]",
+                "phi_t G J / L over (s/2)^2: the blade's torsion as a stiffness at the contact's lever [N/m]",
             ));
         }
         Ok(scalars)

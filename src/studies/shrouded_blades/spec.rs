@@ -62,6 +62,7 @@ struct BladeToml {
     damping_ratio: Option<f64>,
     torsion: Option<bool>,
     poisson_ratio: Option<f64>,
+    torsion_factor: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -267,6 +268,18 @@ fn params(ctx: &Ctx, raw: &CaseToml) -> Result<BladePairParams, InputError> {
             ));
         }
     };
+    let torsion = b.torsion.unwrap_or(d.torsion);
+    let torsion_factor = match b.torsion_factor {
+        None => d.torsion_factor,
+        Some(f) if !torsion => {
+            return Err(ctx.err(
+                "blade.torsion_factor",
+                f,
+                "no value unless blade.torsion = true (the factor scales the torsion stiffness G J / L)",
+            ));
+        }
+        Some(f) => ctx.positive("blade.torsion_factor", f)?,
+    };
     Ok(BladePairParams {
         length: pos("blade.length", b.length, d.length)?,
         chord: pos("blade.chord", b.chord, d.chord)?,
@@ -286,8 +299,9 @@ fn params(ctx: &Ctx, raw: &CaseToml) -> Result<BladePairParams, InputError> {
         )?,
         contact_damping_ratio,
         load: pos("load.force", raw.load.force, d.load)?,
-        torsion: b.torsion.unwrap_or(d.torsion),
+        torsion,
         poisson_ratio,
+        torsion_factor,
         ..d
     })
 }
