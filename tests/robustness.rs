@@ -147,7 +147,10 @@ fn holds_in_follows_the_deciding_parameter_and_shards_take_the_same_samples() {
     );
     assert_eq!(rows.len(), 12);
     // Every job of every sample finished: no failure to report.
-    assert!(rows.iter().all(|r| r[4].is_empty()), "{rows:?}");
+    assert!(
+        rows.iter().all(|r| r[4].trim_matches('"').is_empty()),
+        "{rows:?}"
+    );
     let omegas: Vec<f64> = rows.iter().map(|r| r[1].parse().unwrap()).collect();
     assert!(omegas.iter().all(|w| (0.3..=1.0).contains(w)));
     // One sample in each twelfth of the range (a Latin hypercube); the
@@ -282,4 +285,65 @@ fn bad_assumptions_are_input_errors_naming_the_key() {
     }
     let o = harness(t.path(), &["box.toml", "--robustness", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+/// A robustness run saved at `OUT/robustness` (its report at
+/// `REPORT/robustness`) is shown by a plain run into `OUT`: each claim's
+/// holds_in and sentence from the saved claims.csv, its figure, the saved
+/// run's commit; an edited saved value shows edited (it is read, not
+/// recomputed); without a saved run there is no section; a damaged one is
+/// named on stderr and left out.
+#[test]
+fn a_saved_robustness_run_is_shown_by_the_plain_runs_report() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    std::fs::write(dir.join("box.toml"), spec(0.3, 1.0, 0.5, "")).unwrap();
+    let plain = |out: &str, report: &str| {
+        let o = harness(
+            dir,
+            &["box.toml", "--out", out, "--report", report, "--no-kernels"],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let md = std::fs::read_to_string(dir.join(report).join("README.md")).unwrap();
+        (md, text(&o))
+    };
+    // Without a saved run: no section.
+    let (md, _) = plain("o", "r");
+    assert!(!md.contains("Robustness over the unknowns"), "{md}");
+
+    let o = harness(
+        dir,
+        &[
+            "box.toml",
+            "--robustness",
+            "6",
+            "--out",
+            "o/robustness",
+            "--report",
+            "r/robustness",
+            "--no-kernels",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let (_, _, _, row) = holds_in(&dir.join("o/robustness"));
+    let (md, _) = plain("o", "r");
+    assert!(md.contains("## Robustness over the unknowns"), "{md}");
+    assert!(md.contains("sdof-box 6"), "{md}");
+    let sentence = row[row.find("holds in ").expect(&row)..].trim_matches('"');
+    assert!(md.contains(sentence), "{sentence}\n{md}");
+    assert!(
+        md.contains("robustness/figures/sdof-box-robustness-x0-below-bound.svg"),
+        "{md}"
+    );
+    // The saved table is what the report shows.
+    let claims = dir.join("o/robustness/claims.csv");
+    let body = std::fs::read_to_string(&claims).unwrap();
+    std::fs::write(&claims, body.replace(sentence, "holds in 12 % (edited)")).unwrap();
+    let (md, _) = plain("o", "r");
+    assert!(md.contains("holds in 12 % (edited)"), "{md}");
+    // A damaged saved run: named, and the section left out.
+    std::fs::write(dir.join("o/robustness/manifest.json"), "{ not json").unwrap();
+    let (md, stderr) = plain("o", "r");
+    assert!(!md.contains("## Robustness over the unknowns"), "{md}");
+    assert!(stderr.contains("manifest.json"), "{stderr}");
 }

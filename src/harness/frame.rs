@@ -103,3 +103,25 @@ pub fn parquet_bytes(path: &Path, df: &mut pl::DataFrame) -> Result<Vec<u8>, Out
         .map_err(|e| format_error(path, e))?;
     Ok(buf)
 }
+
+/// The text column `name` of `df` (a missing cell is empty); errors name
+/// `path`.
+pub fn strings(df: &pl::DataFrame, name: &str, path: &Path) -> Result<Vec<String>, OutputError> {
+    let col = df
+        .column(name)
+        .and_then(|c| c.str().cloned())
+        .map_err(|e| format_error(path, e))?;
+    Ok(col
+        .iter()
+        .map(|v| v.unwrap_or_default().to_string())
+        .collect())
+}
+
+/// The float column `name` of `df` (a missing cell is NaN).
+pub fn floats(df: &pl::DataFrame, name: &str, path: &Path) -> Result<Vec<f64>, OutputError> {
+    let col = df
+        .column(name)
+        .and_then(|c| c.f64().cloned())
+        .map_err(|e| format_error(path, e))?;
+    Ok(col.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+}

@@ -20,6 +20,7 @@ mod findings;
 mod html;
 mod markdown;
 mod perf;
+mod saved_robustness;
 mod sections;
 mod study_parts;
 mod tables;
@@ -35,6 +36,7 @@ use crate::harness::figure::Figure;
 use crate::harness::history::{Context, History};
 use crate::harness::outcome::RunResult;
 use crate::harness::plot;
+use crate::harness::robustness::saved::SavedRobustness;
 
 /// Renders `figure` into the staging figures directory as `relative`
 /// (below `figures/`). Drawing errors are kept for the page; I/O errors
@@ -189,8 +191,12 @@ pub fn document(
     history_summary: Option<&RenderedFigure>,
 ) -> Document {
     let ctx = Context::new(history);
-    judged_document(run, history, &ctx, figures, history_summary)
+    judged_document(run, history, &ctx, figures, history_summary, None)
 }
+
+/// A saved robustness run with the relative paths of its claims' figures
+/// (None where the report directory does not hold one).
+type SavedView<'a> = (&'a SavedRobustness, &'a [Option<String>]);
 
 /// [`document`] with the history's judgment `ctx` (of `history`) made
 /// once for the whole report.
@@ -200,14 +206,18 @@ fn judged_document(
     ctx: &Context,
     figures: &[Vec<RenderedFigure>],
     history_summary: Option<&RenderedFigure>,
+    saved: Option<SavedView>,
 ) -> Document {
     let mut doc = Document {
         title: format!("contact-harness report: {}", run.suite),
         blocks: Vec::new(),
     };
-    sections::header(&mut doc, run);
+    sections::header(&mut doc, run, saved.map(|(s, _)| s));
     sections::overview(&mut doc, run);
     findings::regressions_summary(&mut doc, history, ctx);
+    if let Some((saved, figures)) = saved {
+        saved_robustness::section(&mut doc, run, saved, figures);
+    }
     // Figures are numbered in order over the studies: a repeated figure
     // points to the number of its first drawing.
     let mut offsets = Vec::with_capacity(figures.len());
@@ -255,6 +265,18 @@ pub fn write_report(
     run: &RunResult,
     history: &History,
 ) -> Result<(), OutputError> {
+    write_report_with(report_dir, run, history, None)
+}
+
+/// [`write_report`] with a saved robustness run's section
+/// (`harness::robustness::saved`): its figures are those of
+/// `report_dir/robustness/figures/` that exist.
+pub fn write_report_with(
+    report_dir: &Path,
+    run: &RunResult,
+    history: &History,
+    saved: Option<&SavedRobustness>,
+) -> Result<(), OutputError> {
     std::fs::create_dir_all(report_dir).map_err(|e| OutputError::Io {
         path: report_dir.to_path_buf(),
         source: e,
@@ -300,7 +322,28 @@ pub fn write_report(
         None => None,
     };
     staged.commit()?;
-    let doc = judged_document(run, history, &ctx, &figures, summary.as_ref());
+    let saved_figures: Vec<Option<String>> = saved.map_or_else(Vec::new, |saved| {
+        saved
+            .claims
+            .iter()
+            .map(|c| {
+                let src = format!(
+                    "{}/figures/{}.svg",
+                    crate::harness::robustness::saved::DIR,
+                    saved_robustness::figure_stem(c)
+                );
+                report_dir.join(&src).is_file().then_some(src)
+            })
+            .collect()
+    });
+    let doc = judged_document(
+        run,
+        history,
+        &ctx,
+        &figures,
+        summary.as_ref(),
+        saved.map(|s| (s, saved_figures.as_slice())),
+    );
     atomic::write_file(
         &report_dir.join("index.html"),
         html::render(&doc).as_bytes(),

@@ -29,6 +29,7 @@ mod attach;
 mod design;
 mod expand;
 mod samples;
+pub mod saved;
 
 pub use analysis::*;
 pub use attach::*;

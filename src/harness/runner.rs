@@ -642,7 +642,15 @@ pub fn publish(
     crate::harness::results::write_run(&options.out, &run)?;
     let history =
         crate::harness::history::record(&crate::harness::history::dir(&options.out), &run)?;
-    crate::harness::report::write_report(&options.report, &run, &history)?;
+    // A plain run shows the saved robustness run kept beside its results.
+    let saved = match options.robustness {
+        None => crate::harness::robustness::saved::load(&options.out).unwrap_or_else(|e| {
+            eprintln!("note: the saved robustness run is left out of the report: {e}");
+            None
+        }),
+        Some(_) => None,
+    };
+    crate::harness::report::write_report_with(&options.report, &run, &history, saved.as_ref())?;
     Ok(run)
 }
 

@@ -9,7 +9,7 @@ use polars::prelude::{self as pl, SerReader};
 
 use super::data::*;
 use crate::error::OutputError;
-use crate::harness::frame::{CellColumn, csv_bytes, format_error, frame};
+use crate::harness::frame::{CellColumn, csv_bytes, floats, format_error, frame, strings};
 use crate::harness::outcome::RunResult;
 
 /// `<out>/history/history.csv`.
@@ -20,32 +20,6 @@ pub fn path(out: &Path) -> PathBuf {
 /// `<out>/history/`, the history store (`store`).
 pub fn dir(out: &Path) -> PathBuf {
     out.join(crate::harness::reserved::HISTORY_DIR)
-}
-
-/// The text column `name` of `df` (a missing cell is empty); errors name
-/// `path`.
-pub(super) fn strings(
-    df: &pl::DataFrame,
-    name: &str,
-    path: &Path,
-) -> Result<Vec<String>, OutputError> {
-    let col = df
-        .column(name)
-        .and_then(|c| c.str().cloned())
-        .map_err(|e| format_error(path, e))?;
-    Ok(col
-        .iter()
-        .map(|v| v.unwrap_or_default().to_string())
-        .collect())
-}
-
-/// The float column `name` of `df` (a missing cell is NaN).
-pub(super) fn floats(df: &pl::DataFrame, name: &str, path: &Path) -> Result<Vec<f64>, OutputError> {
-    let col = df
-        .column(name)
-        .and_then(|c| c.f64().cloned())
-        .map_err(|e| format_error(path, e))?;
-    Ok(col.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
 }
 
 /// Reads history.csv (either header, [`COLUMNS`] or the older

@@ -33,11 +33,11 @@ use std::sync::Arc;
 
 use polars::prelude::{self as pl, ParquetCompression, ParquetWriter, SerReader};
 
-use super::csv::{floats, load, row_columns, run_rows, strings, to_csv};
+use super::csv::{load, row_columns, run_rows, to_csv};
 use super::data::*;
 use crate::error::OutputError;
 use crate::harness::atomic;
-use crate::harness::frame::{CellColumn, csv_bytes, format_error, frame};
+use crate::harness::frame::{CellColumn, csv_bytes, floats, format_error, frame, strings};
 use crate::harness::outcome::RunResult;
 
 /// The runs the judge and the report read.

@@ -5,6 +5,7 @@
 use super::doc::{Block, Document, Inline, RenderedFigure, RowKind, Table, code, strong, text};
 use crate::harness::format::short_commit;
 use crate::harness::outcome::{Manifest, RunResult, StudyResult};
+use crate::harness::robustness::saved::SavedRobustness;
 use crate::harness::rows::{CheckRow, ClaimRow, Verdict, sentences, study_verdict};
 
 use super::findings::{findings, headline};
@@ -16,7 +17,7 @@ pub const SHOWN_FINDINGS: usize = 3;
 /// Title, overall status, the seed sentences' verdicts, every claim not
 /// reproduced with its one-line cause (all on the first screen), and the
 /// command of the run.
-pub fn header(doc: &mut Document, run: &RunResult) {
+pub fn header(doc: &mut Document, run: &RunResult, saved: Option<&SavedRobustness>) {
     doc.heading(1, format!("contact-harness report: {}", run.suite), None);
     let rows: Vec<&CheckRow> = run.studies.iter().flat_map(|s| &s.checks).collect();
     let checks: std::collections::BTreeSet<(&str, &str)> = rows
@@ -81,13 +82,32 @@ pub fn header(doc: &mut Document, run: &RunResult) {
         )));
     }
     doc.paragraph(line);
-    not_reproduced(doc, &claims);
+    not_reproduced(doc, &claims, saved);
+    if let Some(saved) = saved {
+        doc.paragraph(vec![
+            text(format!(
+                "Robustness over the unknowns: {} judged on the samples of their study's assumption box by the saved run at commit ",
+                match saved.claims.len() {
+                    1 => "1 claim".to_string(),
+                    n => format!("{n} claims"),
+                }
+            )),
+            code(short_commit(&saved.commit)),
+            text(" ("),
+            Inline::Link {
+                text: "the section".into(),
+                href: format!("#{}", super::saved_robustness::ANCHOR),
+            },
+            text(")."),
+        ]);
+    }
     doc.paragraph(vec![text("Run command: "), code(&run.manifest.command)]);
 }
 
-/// Every claim not reproduced, one line each with its cause, linked to its
-/// study's claims (the report's first screen).
-fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow]) {
+/// Every claim not reproduced, one line each with its cause and where in
+/// its assumption box it holds (this run's, else the `saved` run's),
+/// linked to its study's claims (the report's first screen).
+fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow], saved: Option<&SavedRobustness>) {
     let missing: Vec<&&ClaimRow> = claims
         .iter()
         .filter(|c| c.verdict == Verdict::NotReproduced)
@@ -115,6 +135,14 @@ fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow]) {
                 line.push(text(format!(
                     "; over the assumption box it {}",
                     c.robustness
+                )));
+            } else if let Some((run, claim)) =
+                saved.and_then(|s| s.claim(&c.study, &c.claim).map(|c| (s, c)))
+            {
+                line.push(text(format!(
+                    "; over the assumption box (saved run at {}) it {}",
+                    short_commit(&run.commit),
+                    claim.sentence
                 )));
             }
             if !c.as_expected() {
