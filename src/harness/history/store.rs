@@ -386,16 +386,22 @@ pub fn migrate(dir: &Path) -> Result<Vec<RunEntry>, OutputError> {
 /// The rows of the latest `runs` runs, oldest first. Without an index, a
 /// `history.csv` (not yet migrated) is read instead, its latest `runs` runs.
 pub fn load_recent(dir: &Path, runs: usize) -> Result<History, OutputError> {
-    let Some(entries) = load_index(dir)? else {
-        let all = split_runs(load(&csv_path(dir))?.rows);
-        let skip = all.len().saturating_sub(runs);
-        return Ok(History {
-            rows: all.into_iter().skip(skip).flat_map(|(_, r)| r).collect(),
-        });
-    };
-    let skip = entries.len().saturating_sub(runs);
+    match load_index(dir)? {
+        Some(entries) => read_latest(dir, &entries, runs),
+        None => {
+            let all = split_runs(load(&csv_path(dir))?.rows);
+            let skip = all.len().saturating_sub(runs);
+            Ok(History {
+                rows: all.into_iter().skip(skip).flat_map(|(_, r)| r).collect(),
+            })
+        }
+    }
+}
+
+/// The rows of the latest `runs` runs of the index `entries`, oldest first.
+fn read_latest(dir: &Path, entries: &[RunEntry], runs: usize) -> Result<History, OutputError> {
     let mut rows = Vec::new();
-    for entry in &entries[skip..] {
+    for entry in &entries[entries.len().saturating_sub(runs)..] {
         rows.extend(read_run_file(dir, entry)?);
     }
     Ok(History { rows })
@@ -410,16 +416,22 @@ pub fn record(dir: &Path, run: &RunResult) -> Result<History, OutputError> {
     if !run.record_history {
         return load_recent(dir, WINDOW_RUNS);
     }
-    let entries = migrate(dir)?;
+    let mut entries = migrate(dir)?;
     let rows = run_rows(run);
     if !rows.is_empty() {
-        write_runs(dir, entries, vec![rows])?;
+        entries = write_runs(dir, entries, vec![rows])?;
     }
-    let history = load_recent(dir, WINDOW_RUNS)?;
-    let runs = split_runs(history.rows.clone());
-    let skip = runs.len().saturating_sub(CSV_RUNS);
+    let history = read_latest(dir, &entries, WINDOW_RUNS)?;
+    // The latest CSV_RUNS runs are the window's last rows, as many as the
+    // index counts for them.
+    let tail: usize = entries
+        .iter()
+        .rev()
+        .take(CSV_RUNS.min(WINDOW_RUNS))
+        .map(|e| e.rows)
+        .sum();
     let recent = History {
-        rows: runs.into_iter().skip(skip).flat_map(|(_, r)| r).collect(),
+        rows: history.rows[history.rows.len() - tail..].to_vec(),
     };
     let path = csv_path(dir);
     atomic::write_file(&path, &to_csv(&path, &recent)?)?;
