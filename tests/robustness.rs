@@ -52,6 +52,7 @@ steps_per_period = 200
 
 [[study.assumption]]
 key = "excitation.omega"
+unit = "rad/s"
 from = {from}
 to = {to}
 scale = "linear"
@@ -59,6 +60,7 @@ source = "the test: below and above the frequency where x0 reaches 0.8 m"
 
 [[study.assumption]]
 key = "steady_state.steps_per_period"
+unit = "-"
 from = 150
 to = 300
 scale = "log"
@@ -142,13 +144,20 @@ fn holds_in_follows_the_deciding_parameter_and_shards_take_the_same_samples() {
             "excitation.omega",
             "steady_state.steps_per_period",
             "x0-below-bound",
+            "x0-below-bound measured",
             "failed"
         ]
     );
     assert_eq!(rows.len(), 12);
-    // Every job of every sample finished: no failure to report.
+    // Every job of every sample finished: no failure to report; each
+    // sample's claim says what it measured.
     assert!(
-        rows.iter().all(|r| r[4].trim_matches('"').is_empty()),
+        rows.iter().all(|r| r[5].trim_matches('"').is_empty()),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r[4].contains("x0_max") && r[4].contains("measured")),
         "{rows:?}"
     );
     let omegas: Vec<f64> = rows.iter().map(|r| r[1].parse().unwrap()).collect();
@@ -268,6 +277,16 @@ fn bad_assumptions_are_input_errors_naming_the_key() {
             "sets to a number",
         ),
         (
+            spec(0.3, 1.0, 0.5, "").replace("unit = \"rad/s\"", "unit = \"\""),
+            "study.assumption[0].unit",
+            "the value's unit",
+        ),
+        (
+            spec(0.3, 1.0, 0.5, "").replace("unit = \"rad/s\"", "unit = \"rad/s\"\nalso = [\"steady_state.settle_periods\"]"),
+            "study.assumption[0].also[0]",
+            "same number",
+        ),
+        (
             spec(0.3, 1.0, 0.5, "[[study.sweep]]\nkey = \"excitation.omega\"\nvalues = [0.4, 0.5]\n"),
             "study.assumption[0].key",
             "no sweep of the study sweeps",
@@ -287,12 +306,13 @@ fn bad_assumptions_are_input_errors_naming_the_key() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
 
-/// A robustness run saved at `OUT/robustness` (its report at
-/// `REPORT/robustness`) is shown by a plain run into `OUT`: each claim's
-/// holds_in and sentence from the saved claims.csv, its figure, the saved
-/// run's commit; an edited saved value shows edited (it is read, not
-/// recomputed); without a saved run there is no section; a damaged one is
-/// named on stderr and left out.
+/// A robustness run saved at `OUT/robustness` is shown by a plain run
+/// into `OUT`: each claim's holds_in and sentence from the saved
+/// claims.csv, its figure drawn from the saved samples (with the spec's
+/// unit and nominal point), the saved run's commit; an edited saved value
+/// shows edited (it is read, not recomputed); a newer saved run of the
+/// study (`OUT/robustness-<name>`) supersedes it; without a saved run
+/// there is no section; a damaged one is named on stderr and left out.
 #[test]
 fn a_saved_robustness_run_is_shown_by_the_plain_runs_report() {
     let t = tempfile::tempdir().unwrap();
@@ -331,16 +351,44 @@ fn a_saved_robustness_run_is_shown_by_the_plain_runs_report() {
     assert!(md.contains("sdof-box 6"), "{md}");
     let sentence = row[row.find("holds in ").expect(&row)..].trim_matches('"');
     assert!(md.contains(sentence), "{sentence}\n{md}");
+    // The figure is drawn again from the saved samples, with the spec's
+    // units and nominal point.
+    let figure = dir.join("r/figures/saved-sdof-box-robustness-x0-below-bound.svg");
     assert!(
-        md.contains("robustness/figures/sdof-box-robustness-x0-below-bound.svg"),
+        md.contains("figures/saved-sdof-box-robustness-x0-below-bound.svg"),
         "{md}"
     );
+    let svg = std::fs::read_to_string(&figure).unwrap();
+    assert!(svg.contains("excitation.omega [rad/s]"), "{svg}");
+    assert!(svg.contains("nominal"), "{svg}");
     // The saved table is what the report shows.
     let claims = dir.join("o/robustness/claims.csv");
     let body = std::fs::read_to_string(&claims).unwrap();
     std::fs::write(&claims, body.replace(sentence, "holds in 12 % (edited)")).unwrap();
     let (md, _) = plain("o", "r");
     assert!(md.contains("holds in 12 % (edited)"), "{md}");
+    // A newer saved run of the study supersedes the older one.
+    let o = harness(
+        dir,
+        &[
+            "box.toml",
+            "--robustness",
+            "4",
+            "--out",
+            "o/robustness-again",
+            "--report",
+            "r2",
+            "--no-kernels",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let (md, _) = plain("o", "r");
+    assert!(
+        md.contains("sdof-box 4") && !md.contains("sdof-box 6"),
+        "{md}"
+    );
+    assert!(!md.contains("holds in 12 % (edited)"), "{md}");
+    std::fs::remove_dir_all(dir.join("o/robustness-again")).unwrap();
     // A damaged saved run: named, and the section left out.
     std::fs::write(dir.join("o/robustness/manifest.json"), "{ not json").unwrap();
     let (md, stderr) = plain("o", "r");

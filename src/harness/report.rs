@@ -194,9 +194,8 @@ pub fn document(
     judged_document(run, history, &ctx, figures, history_summary, None)
 }
 
-/// A saved robustness run with the relative paths of its claims' figures
-/// (None where the report directory does not hold one).
-type SavedView<'a> = (&'a SavedRobustness, &'a [Option<String>]);
+/// The saved robustness runs with the figures drawn from their samples.
+type SavedView<'a> = (&'a [SavedRobustness], &'a [RenderedFigure]);
 
 /// [`document`] with the history's judgment `ctx` (of `history`) made
 /// once for the whole report.
@@ -212,7 +211,7 @@ fn judged_document(
         title: format!("contact-harness report: {}", run.suite),
         blocks: Vec::new(),
     };
-    sections::header(&mut doc, run, saved.map(|(s, _)| s));
+    sections::header(&mut doc, run, saved.map_or(&[], |(s, _)| s));
     sections::overview(&mut doc, run);
     findings::regressions_summary(&mut doc, history, ctx);
     if let Some((saved, figures)) = saved {
@@ -265,17 +264,18 @@ pub fn write_report(
     run: &RunResult,
     history: &History,
 ) -> Result<(), OutputError> {
-    write_report_with(report_dir, run, history, None)
+    write_report_with(report_dir, run, history, &[])
 }
 
-/// [`write_report`] with a saved robustness run's section
-/// (`harness::robustness::saved`): its figures are those of
-/// `report_dir/robustness/figures/` that exist.
+/// [`write_report`] with a section on the saved robustness runs
+/// (`harness::robustness::saved`, none when `saved` is empty): their
+/// figures drawn from their samples where the tables carry the spec's
+/// assumptions.
 pub fn write_report_with(
     report_dir: &Path,
     run: &RunResult,
     history: &History,
-    saved: Option<&SavedRobustness>,
+    saved: &[SavedRobustness],
 ) -> Result<(), OutputError> {
     std::fs::create_dir_all(report_dir).map_err(|e| OutputError::Io {
         path: report_dir.to_path_buf(),
@@ -321,28 +321,21 @@ pub fn write_report_with(
         )?),
         None => None,
     };
+    let mut saved_figures = Vec::new();
+    for table in saved.iter().flat_map(|r| &r.tables) {
+        for figure in saved_robustness::figures(table.0, table.1) {
+            let stem = unique_stem(&mut taken, format!("saved-{}-{}", table.0, figure.name));
+            saved_figures.push(render(staged.path(), &format!("{stem}.svg"), &figure)?);
+        }
+    }
     staged.commit()?;
-    let saved_figures: Vec<Option<String>> = saved.map_or_else(Vec::new, |saved| {
-        saved
-            .claims
-            .iter()
-            .map(|c| {
-                let src = format!(
-                    "{}/figures/{}.svg",
-                    crate::harness::robustness::saved::DIR,
-                    saved_robustness::figure_stem(c)
-                );
-                report_dir.join(&src).is_file().then_some(src)
-            })
-            .collect()
-    });
     let doc = judged_document(
         run,
         history,
         &ctx,
         &figures,
         summary.as_ref(),
-        saved.map(|s| (s, saved_figures.as_slice())),
+        (!saved.is_empty()).then_some((saved, saved_figures.as_slice())),
     );
     atomic::write_file(
         &report_dir.join("index.html"),

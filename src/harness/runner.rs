@@ -642,15 +642,22 @@ pub fn publish(
     crate::harness::results::write_run(&options.out, &run)?;
     let history =
         crate::harness::history::record(&crate::harness::history::dir(&options.out), &run)?;
-    // A plain run shows the saved robustness run kept beside its results.
-    let saved = match options.robustness {
-        None => crate::harness::robustness::saved::load(&options.out).unwrap_or_else(|e| {
-            eprintln!("note: the saved robustness run is left out of the report: {e}");
-            None
-        }),
-        Some(_) => None,
-    };
-    crate::harness::report::write_report_with(&options.report, &run, &history, saved.as_ref())?;
+    // A plain run shows the saved robustness runs kept beside its results.
+    let mut saved = Vec::new();
+    if options.robustness.is_none() {
+        let (runs, errors) = crate::harness::robustness::saved::load(&options.out);
+        for e in errors {
+            eprintln!("note: a saved robustness run is left out of the report: {e}");
+        }
+        saved = runs;
+        crate::harness::robustness::saved::with_assumptions(
+            &mut saved,
+            planned
+                .iter()
+                .map(|p| (p.spec.name.as_str(), p.spec.assumptions.as_slice())),
+        );
+    }
+    crate::harness::report::write_report_with(&options.report, &run, &history, &saved)?;
     Ok(run)
 }
 

@@ -1,21 +1,29 @@
-//! The report's section on a saved robustness run
+//! The report's section on the saved robustness runs
 //! (`harness::robustness::saved`): each claim's `holds_in` over its
-//! study's assumption box, what decides it, and the saved run's figures.
+//! study's assumption box, what decides it, and figures drawn from the
+//! saved samples.
 
-use super::doc::{Block, Document, Inline, RowKind, Table, code, strong, text};
+use super::doc::{Block, Document, Inline, RenderedFigure, RowKind, Table, code, strong, text};
+use crate::harness::figure::Figure;
 use crate::harness::format::short_commit;
 use crate::harness::outcome::RunResult;
-use crate::harness::robustness::saved::{SavedClaim, SavedRobustness};
+use crate::harness::robustness::claim_figures;
+use crate::harness::robustness::saved::{SavedRobustness, SavedTable};
 
 /// The anchor of the section.
 pub const ANCHOR: &str = "robustness";
 
-/// `report/robustness/figures/<stem>.svg` of a saved claim's figure, as
-/// the saved run's report names it (`<study>-robustness-<claim>`).
-pub fn figure_stem(c: &SavedClaim) -> String {
-    format!("{}-robustness-{}", c.study, c.claim)
+/// The figures of a saved study's samples ([`claim_figures`]: one per
+/// group of claims with the same verdicts, none for a claim that holds
+/// everywhere or nowhere); none without the spec's assumptions.
+pub fn figures(study: &str, table: &SavedTable) -> Vec<Figure> {
+    table
+        .assumptions
+        .as_ref()
+        .map_or_else(Vec::new, |assumptions| {
+            claim_figures(study, assumptions, &table.values, &table.verdicts)
+        })
 }
-
 /// The percentage and interval of `holds_in`, e.g. `83 % (74-90 %)`.
 fn percent(h: Option<(f64, f64, f64)>) -> String {
     match h {
@@ -30,9 +38,9 @@ fn percent(h: Option<(f64, f64, f64)>) -> String {
 /// times, and whether the code has moved since.
 fn provenance(run: &RunResult, saved: &SavedRobustness) -> Vec<Inline> {
     let samples: Vec<String> = saved
-        .samples
+        .tables
         .iter()
-        .map(|(study, n)| format!("{study} {n}"))
+        .map(|(study, t)| format!("{study} {}", t.values.len()))
         .collect();
     let mut line = vec![
         text("From the saved robustness run at commit "),
@@ -61,11 +69,6 @@ fn provenance(run: &RunResult, saved: &SavedRobustness) -> Vec<Inline> {
     }
     line.push(text(". Command: "));
     line.push(code(&saved.command));
-    line.push(text(". "));
-    line.push(Inline::Link {
-        text: "Its full report".into(),
-        href: "robustness/index.html".into(),
-    });
     line.push(text("."));
     if saved.commit != run.manifest.commit {
         line.push(text(" "));
@@ -77,18 +80,20 @@ fn provenance(run: &RunResult, saved: &SavedRobustness) -> Vec<Inline> {
     line
 }
 
-/// The section: provenance, one row per claim with samples (this run's
-/// verdict at the nominal values beside the saved run's `holds_in` and
-/// sentence), and the saved run's figures that `figures` holds (the
-/// relative path of each claim's figure, None when it is absent).
+/// The section: each saved run's provenance, one row per claim with
+/// samples (this run's verdict at the nominal values beside the saved
+/// `holds_in` and sentence), and the `figures` drawn from the samples,
+/// folded.
 pub fn section(
     doc: &mut Document,
     run: &RunResult,
-    saved: &SavedRobustness,
-    figures: &[Option<String>],
+    saved: &[SavedRobustness],
+    figures: &[RenderedFigure],
 ) {
     doc.heading(2, "Robustness over the unknowns", Some(ANCHOR));
-    doc.paragraph(provenance(run, saved));
+    for s in saved {
+        doc.paragraph(provenance(run, s));
+    }
     let mut table = Table::new(&[
         ("study", false),
         ("claim", false),
@@ -96,7 +101,7 @@ pub fn section(
         ("holds in (95 %)", true),
         ("over the assumption box", false),
     ]);
-    for c in &saved.claims {
+    for c in saved.iter().flat_map(|s| &s.claims) {
         let here = run
             .studies
             .iter()
@@ -126,32 +131,30 @@ pub fn section(
         );
     }
     doc.blocks.push(Block::Table(table));
-    let drawn: Vec<Block> = saved
-        .claims
+    let drawn: Vec<Block> = figures
         .iter()
-        .zip(figures)
-        .filter_map(|(c, src)| {
-            src.as_ref().map(|src| Block::Figure {
-                src: src.clone(),
-                alt: format!("{}: claim {} over the assumption box", c.study, c.claim),
+        .map(|f| match &f.error {
+            None => Block::Figure {
+                src: f.src.clone(),
+                alt: f.title.clone(),
                 caption: vec![
-                    text(format!("{}: claim ", c.study)),
-                    code(&c.claim),
-                    text(format!(
-                        " over its two most influential assumptions: it {}.",
-                        c.sentence
-                    )),
+                    strong(format!("{}.", f.title)),
+                    text(format!(" {}", f.caption)),
                 ],
-            })
+            },
+            Some(e) => Block::Paragraph(vec![strong(format!(
+                "Figure `{}` could not be drawn: {e}",
+                f.title
+            ))]),
         })
         .collect();
     if !drawn.is_empty() {
         doc.blocks.push(Block::Details {
             summary: vec![text(format!(
-                "The saved run's {}: each sample marked holds, does not hold or not judged, with the deciding split",
+                "{}: each sample marked holds, does not hold or not judged, with the deciding split and the spec's nominal values (claims with the same verdicts in every sample share one; claims that hold everywhere or nowhere have none)",
                 match drawn.len() {
-                    1 => "figure".to_string(),
-                    n => format!("{n} figures"),
+                    1 => "The figure of the samples".to_string(),
+                    n => format!("The {n} figures of the samples"),
                 }
             ))],
             blocks: drawn,

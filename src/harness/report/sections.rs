@@ -17,7 +17,7 @@ pub const SHOWN_FINDINGS: usize = 3;
 /// Title, overall status, the seed sentences' verdicts, every claim not
 /// reproduced with its one-line cause (all on the first screen), and the
 /// command of the run.
-pub fn header(doc: &mut Document, run: &RunResult, saved: Option<&SavedRobustness>) {
+pub fn header(doc: &mut Document, run: &RunResult, saved: &[SavedRobustness]) {
     doc.heading(1, format!("contact-harness report: {}", run.suite), None);
     let rows: Vec<&CheckRow> = run.studies.iter().flat_map(|s| &s.checks).collect();
     let checks: std::collections::BTreeSet<(&str, &str)> = rows
@@ -83,17 +83,14 @@ pub fn header(doc: &mut Document, run: &RunResult, saved: Option<&SavedRobustnes
     }
     doc.paragraph(line);
     not_reproduced(doc, &claims, saved);
-    if let Some(saved) = saved {
+    if !saved.is_empty() {
+        let claims: usize = saved.iter().map(|s| s.claims.len()).sum();
+        let commits: Vec<String> = saved.iter().map(|s| short_commit(&s.commit)).collect();
         doc.paragraph(vec![
             text(format!(
-                "Robustness over the unknowns: {} judged on the samples of their study's assumption box by the saved run at commit ",
-                match saved.claims.len() {
-                    1 => "1 claim".to_string(),
-                    n => format!("{n} claims"),
-                }
+                "Robustness over the unknowns: {claims} claims judged on samples of their study's assumption box by the saved run(s) at {} (",
+                commits.join(", ")
             )),
-            code(short_commit(&saved.commit)),
-            text(" ("),
             Inline::Link {
                 text: "the section".into(),
                 href: format!("#{}", super::saved_robustness::ANCHOR),
@@ -107,7 +104,7 @@ pub fn header(doc: &mut Document, run: &RunResult, saved: Option<&SavedRobustnes
 /// Every claim not reproduced, one line each with its cause and where in
 /// its assumption box it holds (this run's, else the `saved` run's),
 /// linked to its study's claims (the report's first screen).
-fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow], saved: Option<&SavedRobustness>) {
+fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow], saved: &[SavedRobustness]) {
     let missing: Vec<&&ClaimRow> = claims
         .iter()
         .filter(|c| c.verdict == Verdict::NotReproduced)
@@ -136,14 +133,16 @@ fn not_reproduced(doc: &mut Document, claims: &[&ClaimRow], saved: Option<&Saved
                     "; over the assumption box it {}",
                     c.robustness
                 )));
-            } else if let Some((run, claim)) =
-                saved.and_then(|s| s.claim(&c.study, &c.claim).map(|c| (s, c)))
+            } else if let Some((h, _, _)) = saved
+                .iter()
+                .find_map(|s| s.claim(&c.study, &c.claim))
+                .and_then(|c| c.holds)
             {
-                line.push(text(format!(
-                    "; over the assumption box (saved run at {}) it {}",
-                    short_commit(&run.commit),
-                    claim.sentence
-                )));
+                line.push(text("; "));
+                line.push(Inline::Link {
+                    text: format!("holds in {:.0} % of the assumption box", 100.0 * h),
+                    href: format!("#{}", super::saved_robustness::ANCHOR),
+                });
             }
             if !c.as_expected() {
                 line.push(strong(" (unexpected)"));

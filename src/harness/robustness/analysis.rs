@@ -264,9 +264,11 @@ mod tests {
             key: key.into(),
             from: 0.0,
             to: 1.0,
+            unit: "-".into(),
             scale: Scale::Linear,
             source: "test".into(),
             step: None,
+            also: Vec::new(),
             integer: false,
             nominal: 0.5,
         }

@@ -15,6 +15,12 @@ use super::samples::Sample;
 /// The stem of the samples' table, `DIR/<study>/robustness.csv`.
 pub const TABLE: &str = "robustness";
 
+/// The table's column of failed jobs.
+pub const FAILED: &str = "failed";
+
+/// The suffix of a claim's column of measured criteria, `<claim> measured`.
+pub const MEASURED: &str = " measured";
+
 /// The sample's failed jobs, `(case, method or job, message)`: its
 /// `solver` check rows.
 fn failed_jobs(sample: &StudyResult) -> Vec<(&str, &str, &str)> {
@@ -100,8 +106,9 @@ pub fn attach(
         columns.push((
             assumption.key.clone(),
             format!(
-                "the sample's value of `{}` (plausible range {} to {}, {} scale; {})",
+                "the sample's value of `{}` [{}] (plausible range {} to {}, {} scale; {})",
                 assumption.key,
+                assumption.unit,
                 assumption.from,
                 assumption.to,
                 scale_name(assumption.scale),
@@ -125,8 +132,25 @@ pub fn attach(
             ),
         ));
     }
+    for id in &ids {
+        columns.push((
+            format!("{id}{MEASURED}"),
+            format!("claim `{id}`'s criteria in the sample, each with its measured value (as claims.csv's `criterion`)"),
+            Cells::Text(
+                samples
+                    .iter()
+                    .map(|(_, r)| {
+                        r.claims
+                            .iter()
+                            .find(|c| &c.claim == id)
+                            .map_or_else(String::new, |c| c.criterion.clone())
+                    })
+                    .collect(),
+            ),
+        ));
+    }
     columns.push((
-        "failed".into(),
+        FAILED.into(),
         "the sample's failed jobs, `case / method: message` (empty: every job finished)".into(),
         Cells::Text(samples.iter().map(|(_, r)| failures(r)).collect()),
     ));
@@ -142,10 +166,10 @@ pub fn attach(
         let r = analyse(&row.claim, assumptions, &values, v);
         row.holds_in = Some(r.fraction).filter(|f| f.0.is_finite());
         row.robustness = r.sentence(assumptions, row.verdict == Verdict::Reproduced);
-        if let Some(figure) = figure(&study.name, assumptions, &values, v, &r) {
-            study.summary.figures.push(figure);
-        }
     }
+    let named: Vec<(String, Vec<Option<bool>>)> = ids.into_iter().zip(verdicts).collect();
+    let figures = claim_figures(&study.name, assumptions, &values, &named);
+    study.summary.figures.extend(figures);
     study.summary.notes.push(format!(
         "Robustness: {} samples of the assumption box ({}), a Latin hypercube with a fixed seed; each sample reruns the study and judges its claims.",
         samples.len(),
@@ -165,16 +189,62 @@ fn scale_name(scale: Scale) -> &'static str {
 }
 
 fn axis(a: &Assumption) -> Axis {
-    let label = format!("{} (assumed)", a.key);
+    let label = a.label();
     match a.scale {
         Scale::Linear => Axis::linear(label),
         Scale::Log => Axis::log(label),
     }
 }
 
+/// The figures of `claims` (id, verdict per sample) over the samples
+/// `values` of the box of `assumptions`: one per group of claims with the
+/// same verdicts (the same figure), none for a group that holds in every
+/// judged sample or in none (nothing to draw apart: the sentence says
+/// so).
+pub fn claim_figures(
+    study: &str,
+    assumptions: &[Assumption],
+    values: &[Vec<f64>],
+    claims: &[(String, Vec<Option<bool>>)],
+) -> Vec<Figure> {
+    let mut groups: Vec<(Vec<&str>, &[Option<bool>])> = Vec::new();
+    for (id, v) in claims {
+        match groups.iter_mut().find(|(_, w)| *w == v.as_slice()) {
+            Some((ids, _)) => ids.push(id),
+            None => groups.push((vec![id.as_str()], v)),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, v)| v.contains(&Some(true)) && v.contains(&Some(false)))
+        .filter_map(|(ids, v)| {
+            let r = analyse(ids[0], assumptions, values, v);
+            let mut f = figure(study, assumptions, values, v, &r)?;
+            if ids.len() > 1 {
+                f.title = format!(
+                    "{study}: claim {} and {} more with the same verdicts over the assumption box",
+                    ids[0],
+                    ids.len() - 1
+                );
+                f.caption = format!(
+                    "{} (and, with the same verdict in every sample, {}).",
+                    f.caption.trim_end_matches('.'),
+                    ids[1..]
+                        .iter()
+                        .map(|id| format!("`{id}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            Some(f)
+        })
+        .collect()
+}
+
 /// The claim's verdict over its two most influential parameters (the
-/// split's, then the strongest other correlation); with one assumption,
-/// over that parameter against the sample index.
+/// split's, then the strongest other correlation), with the spec's
+/// nominal point; with one assumption, over that parameter against the
+/// sample index.
 fn figure(
     study: &str,
     assumptions: &[Assumption],
@@ -233,7 +303,15 @@ fn figure(
             ));
         }
     }
-    let y = second.map_or_else(|| Axis::linear("sample"), |b| axis(&assumptions[b]));
+    if let Some(b) = second {
+        series.push(Series::new(
+            "the spec's nominal values",
+            &[assumptions[first].nominal],
+            &[assumptions[b].nominal],
+            Style::Markers,
+        ));
+    }
+    let y = second.map_or_else(|| Axis::linear("sample [-]"), |b| axis(&assumptions[b]));
     Some(Figure {
         name: format!("robustness-{}", r.claim),
         title: format!("{study}: claim {} over the assumption box", r.claim),

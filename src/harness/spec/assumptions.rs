@@ -1,13 +1,16 @@
 //! A study's assumptions: the parameters its seed does not fix, each with
 //! a plausible range and the source of that range (`[[study.assumption]]`:
-//! `key`, `from`, `to`, `scale`, `source`). `PATH --robustness N` samples
-//! the box they span (`harness::robustness`).
+//! `key`, `from`, `to`, `unit`, `scale`, `source`, `step`, `also`).
+//! `PATH --robustness N` samples the box they span (`harness::robustness`).
 //!
 //! The key is a dotted key of the study table, as a sweep's, that the
 //! study sets to a number (its nominal value, the spec's guess), which
 //! must lie in `[from, to]`; a swept key is refused (its values are the
 //! study's cases). A key whose nominal value is an integer (a count, e.g.
-//! masses per coil) takes the nearest integer of each sample.
+//! masses per coil) takes the nearest integer of each sample. `also`
+//! names further keys set to the same value (one physical parameter
+//! written in several places, e.g. the contact stiffness of every solver
+//! of one penalty model); each must have the key's nominal value.
 
 use std::path::Path;
 
@@ -35,6 +38,9 @@ pub struct Assumption {
     pub from: f64,
     /// Upper end.
     pub to: f64,
+    /// The value's unit, as the figures' axes write it (`N/m`, `m`, `-`
+    /// for a ratio or a count).
+    pub unit: String,
     /// How the range is sampled (default linear).
     #[serde(default = "linear")]
     pub scale: Scale,
@@ -46,6 +52,10 @@ pub struct Assumption {
     /// integer key without it takes the nearest integer.
     #[serde(default)]
     pub step: Option<f64>,
+    /// Further dotted keys set to the sample's value with `key` (the same
+    /// parameter written in several places of the study table).
+    #[serde(default)]
+    pub also: Vec<String>,
     /// Whether the nominal value is an integer (set on loading).
     #[serde(skip)]
     pub integer: bool,
@@ -59,6 +69,16 @@ fn linear() -> Scale {
 }
 
 impl Assumption {
+    /// Every key the assumption sets: `key`, then `also`.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.key.as_str()).chain(self.also.iter().map(String::as_str))
+    }
+
+    /// The axis label of its values, e.g. `joint.clearance [m] (assumed)`.
+    pub fn label(&self) -> String {
+        format!("{} [{}] (assumed)", self.key, self.unit)
+    }
+
     /// The value at `u` in [0, 1]: from + u (to - from), or its log-scale
     /// counterpart; rounded to the nearest integer for an integer key.
     pub fn value_at(&self, u: f64) -> f64 {
@@ -130,6 +150,40 @@ pub fn validate_assumptions(
                 "a dotted key the study sets to a number (its nominal value), e.g. \"spring.damping_ratio\"",
             ));
         };
+        for (j, other) in a.also.iter().enumerate() {
+            let k = format!("also[{j}]");
+            if swept.contains(&other.as_str()) || other == &a.key {
+                return Err(err(
+                    &k,
+                    format!("\"{other}\""),
+                    "a key other than `key` that no sweep of the study sweeps",
+                ));
+            }
+            match number_at(table, other) {
+                Some((v, int)) if v == nominal && int == integer => {}
+                found => {
+                    return Err(err(
+                        &k,
+                        format!(
+                            "\"{other}\" = {}",
+                            found
+                                .map_or_else(|| "not a number".to_string(), |(v, _)| v.to_string())
+                        ),
+                        &format!(
+                            "a dotted key the study sets to the same number as \"{}\" ({nominal}): the same parameter written elsewhere",
+                            a.key
+                        ),
+                    ));
+                }
+            }
+        }
+        if a.unit.trim().is_empty() {
+            return Err(err(
+                "unit",
+                "\"\"".into(),
+                "the value's unit as the figures write it, e.g. \"N/m\", \"m\", or \"-\" for a ratio or a count",
+            ));
+        }
         if !(a.from.is_finite() && a.to.is_finite() && a.from < a.to) {
             return Err(err(
                 "to",
