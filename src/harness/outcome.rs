@@ -44,9 +44,18 @@ pub struct StudyResult {
     pub counter_docs: Vec<(String, String)>,
 }
 
+/// The job name of a case's reference solve: in job labels and as the
+/// `what` of its failure ([`StudyResult::failures`]).
+pub const REFERENCE_JOB: &str = "reference";
+
+/// The `what` of a failed comparison of a case's methods with its
+/// reference (the kind's `finish_case`).
+pub const COMPARISON_JOB: &str = "comparison";
+
 impl StudyResult {
     /// Method runs that failed, `(case, label, error)`, and other failed
-    /// parts of cases, `(case, what, error)`.
+    /// parts of cases, `(case, what, error)`: [`REFERENCE_JOB`],
+    /// [`COMPARISON_JOB`].
     pub fn failures(&self) -> Vec<(&str, &str, String)> {
         let mut out = Vec::new();
         for c in &self.cases {

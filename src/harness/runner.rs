@@ -16,7 +16,7 @@ use crate::error::{InputError, OutputError, SolverError};
 use crate::harness::checks;
 use crate::harness::claims;
 use crate::harness::jobs;
-use crate::harness::outcome::{RunResult, StudyResult};
+use crate::harness::outcome::{COMPARISON_JOB, REFERENCE_JOB, RunResult, StudyResult};
 pub use crate::harness::plan::PlannedStudy;
 use crate::harness::registry::Registry;
 use crate::harness::rows::CheckRow;
@@ -225,7 +225,7 @@ pub fn plan_jobs(plan: &[PlannedStudy]) -> (Vec<JobId>, SharedReferences) {
 /// What job `job` of `plan` is called: `reference` or its method's label.
 pub fn job_label(plan: &[PlannedStudy], (s, c, job): JobId) -> &str {
     match job {
-        Job::Reference => "reference",
+        Job::Reference => REFERENCE_JOB,
         Job::Method(m) => plan[s].methods[c][m].label.as_str(),
     }
 }
@@ -248,7 +248,7 @@ pub fn run_jobs(plan: &[PlannedStudy], planned: &[JobId]) -> Vec<(JobId, JobResu
             let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::hidden());
             bar.set_style(style.clone());
             let what = match job {
-                Job::Reference => "reference",
+                Job::Reference => REFERENCE_JOB,
                 Job::Method(m) => p.methods[c][m].label.as_str(),
             };
             bar.set_prefix(format!("{}/{} {what}", p.spec.name, p.spec.cases[c].name));
@@ -306,7 +306,7 @@ pub fn run_jobs(plan: &[PlannedStudy], planned: &[JobId]) -> Vec<(JobId, JobResu
         .map(|(&(s, c, job), end)| {
             let p = &plan[s];
             let what = match job {
-                Job::Reference => "reference".to_string(),
+                Job::Reference => REFERENCE_JOB.to_string(),
                 Job::Method(m) => p.methods[c][m].label.clone(),
             };
             let failed = |e: SolverError| match job {
@@ -400,12 +400,12 @@ pub fn finish_case(
     let reference = match reference {
         Some(Ok(r)) => Some(r),
         Some(Err(e)) => {
-            failures.push(("reference".to_string(), e));
+            failures.push((REFERENCE_JOB.to_string(), e));
             None
         }
         None => None,
     };
-    let finished = guarded("comparison", p.time_limit, || {
+    let finished = guarded(COMPARISON_JOB, p.time_limit, || {
         p.study.finish_case(c, reference.as_ref(), &mut methods)
     });
     let (tables, mut scalars, reference_timings) = match reference {
@@ -414,7 +414,7 @@ pub fn finish_case(
     };
     match finished {
         Ok(more) => scalars.extend(more),
-        Err(e) => failures.push(("comparison".to_string(), e)),
+        Err(e) => failures.push((COMPARISON_JOB.to_string(), e)),
     }
     CaseOutput {
         name: spec.name.clone(),

@@ -4,7 +4,7 @@
 
 use crate::harness::claims::ClaimSpec;
 use crate::harness::figure::{Axis, Figure, Series, Style};
-use crate::harness::outcome::StudyResult;
+use crate::harness::outcome::{COMPARISON_JOB, REFERENCE_JOB, StudyResult};
 use crate::harness::rows::Verdict;
 use crate::harness::spec::{Assumption, Scale};
 use crate::harness::study::{Cells, StudyTable};
@@ -21,21 +21,11 @@ pub const FAILED: &str = "failed";
 /// The suffix of a claim's column of measured criteria, `<claim> measured`.
 pub const MEASURED: &str = " measured";
 
-/// The sample's failed jobs, `(case, method or job, message)`: its
-/// `solver` check rows.
-fn failed_jobs(sample: &StudyResult) -> Vec<(&str, &str, &str)> {
-    sample
-        .checks
-        .iter()
-        .filter(|c| c.check == "solver" && !c.passed)
-        .map(|c| (c.case.as_str(), c.method.as_str(), c.detail.as_str()))
-        .collect()
-}
-
 /// The failed jobs as written in the table, `case / method: message`
 /// joined by `; ` (empty when every job finished).
 fn failures(sample: &StudyResult) -> String {
-    failed_jobs(sample)
+    sample
+        .failures()
         .iter()
         .map(|(case, method, message)| format!("{case} / {method}: {message}"))
         .collect::<Vec<_>>()
@@ -56,7 +46,7 @@ fn blocks(claim: &ClaimSpec, baseline: Option<&str>, job: &str) -> bool {
         }
         named.extend(c.reference.as_deref());
     }
-    named.contains(&job) || baseline == Some(job) || job == "reference" || job == "comparison"
+    named.contains(&job) || baseline == Some(job) || job == REFERENCE_JOB || job == COMPARISON_JOB
 }
 
 /// The claim's verdict in one sample: `None` (not judged) when a failed
@@ -64,7 +54,7 @@ fn blocks(claim: &ClaimSpec, baseline: Option<&str>, job: &str) -> bool {
 /// computed beside a failed job.
 fn sample_verdict(claim: &ClaimSpec, sample: &StudyResult) -> Option<bool> {
     let row = sample.claims.iter().find(|c| c.claim == claim.id)?;
-    let failed = failed_jobs(sample);
+    let failed = sample.failures();
     let blocked = failed
         .iter()
         .any(|(_, job, _)| blocks(claim, sample.baseline.as_deref(), job));
@@ -347,7 +337,7 @@ mod tests {
         assert!(!blocks(&named, Some("penalty"), "rk4"));
         // Its method, the method it compares with, the baseline, a
         // reference: not judged.
-        for job in ["ncp", "ncp-fine", "penalty", "reference", "comparison"] {
+        for job in ["ncp", "ncp-fine", "penalty", REFERENCE_JOB, COMPARISON_JOB] {
             assert!(blocks(&named, Some("penalty"), job), "{job}");
         }
         // A criterion over every method: any failure unjudges it.
