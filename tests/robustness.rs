@@ -350,7 +350,10 @@ fn a_saved_robustness_run_is_shown_by_the_plain_runs_report() {
     assert!(md.contains("## Robustness over the unknowns"), "{md}");
     assert!(md.contains("sdof-box 6"), "{md}");
     let sentence = row[row.find("holds in ").expect(&row)..].trim_matches('"');
-    assert!(md.contains(sentence), "{sentence}\n{md}");
+    // The table gives the fraction in its own column, then the rest of
+    // the sentence.
+    let tail = &sentence[sentence.find(" %) of ").expect(sentence) + 7..];
+    assert!(md.contains(tail), "{tail}\n{md}");
     // The figure is drawn again from the saved samples, with the spec's
     // units and nominal point.
     let figure = dir.join("r/figures/saved-sdof-box-robustness-x0-below-bound.svg");

@@ -34,26 +34,21 @@ fn percent(h: Option<(f64, f64, f64)>) -> String {
     }
 }
 
-/// The provenance line: commit, date, samples, parts and their wall
-/// times, and whether the code has moved since.
-fn provenance(run: &RunResult, saved: &SavedRobustness) -> Vec<Inline> {
+/// One saved run in the provenance list: commit, date, samples per
+/// study, parts and their wall times, command.
+fn provenance(saved: &SavedRobustness) -> Vec<Inline> {
     let samples: Vec<String> = saved
         .tables
         .iter()
         .map(|(study, t)| format!("{study} {}", t.values.len()))
         .collect();
     let mut line = vec![
-        text("From the saved robustness run at commit "),
         code(format!(
             "{}{}",
             short_commit(&saved.commit),
             if saved.dirty { " (dirty)" } else { "" }
         )),
-        text(format!(" of {}: ", saved.date)),
-        text(format!(
-            "samples of each study's assumption box ({}), a Latin hypercube over the ranges of the spec's [[study.assumption]], each rerunning the study and judging its claims",
-            samples.join(", ")
-        )),
+        text(format!(" of {}: {}", saved.date, samples.join(", "))),
     ];
     if !saved.parts_wall_s.is_empty() {
         let walls: Vec<String> = saved
@@ -62,22 +57,26 @@ fn provenance(run: &RunResult, saved: &SavedRobustness) -> Vec<Inline> {
             .map(|w| format!("{w:.0} s"))
             .collect();
         line.push(text(format!(
-            "; run as {} parts (wall times {})",
+            " samples; {} parts, wall times {}",
             walls.len(),
             walls.join(", ")
         )));
+    } else {
+        line.push(text(" samples"));
     }
-    line.push(text(". Command: "));
+    line.push(text("; "));
     line.push(code(&saved.command));
-    line.push(text("."));
-    if saved.commit != run.manifest.commit {
-        line.push(text(" "));
-        line.push(strong(format!(
-            "This report is of commit {}: what changed between the two commits is not in the saved run.",
-            short_commit(&run.manifest.commit)
-        )));
-    }
     line
+}
+
+/// The saved sentence without its leading `holds in P % (LO-HI %) of `
+/// (the table's column before it has that): `N samples of the plausible
+/// range...; decided by ...`.
+fn beyond_fraction(sentence: &str) -> &str {
+    sentence
+        .strip_prefix("holds in ")
+        .and_then(|rest| rest.split_once(" %) of ").map(|(_, tail)| tail))
+        .unwrap_or(sentence)
 }
 
 /// The section: each saved run's provenance, one row per claim with
@@ -91,15 +90,31 @@ pub fn section(
     figures: &[RenderedFigure],
 ) {
     doc.heading(2, "Robustness over the unknowns", Some(ANCHOR));
-    for s in saved {
-        doc.paragraph(provenance(run, s));
+    let moved: Vec<String> = saved
+        .iter()
+        .filter(|s| s.commit != run.manifest.commit)
+        .map(|s| short_commit(&s.commit))
+        .collect();
+    let mut intro = vec![text(
+        "Each claim over its study's assumption box: the saved robustness runs below sample the box (a Latin hypercube over the ranges of the spec's [[study.assumption]]), rerun the study on each sample and judge its claims; a study's rows come from the newest run that has it.",
+    )];
+    if !moved.is_empty() {
+        intro.push(text(" "));
+        intro.push(strong(format!(
+            "This report is of commit {}: what changed since {} is not in the saved runs.",
+            short_commit(&run.manifest.commit),
+            moved.join(", ")
+        )));
     }
+    doc.paragraph(intro);
+    doc.blocks
+        .push(Block::List(saved.iter().map(provenance).collect()));
     let mut table = Table::new(&[
         ("study", false),
         ("claim", false),
         ("verdict here", false),
         ("holds in (95 %)", true),
-        ("over the assumption box", false),
+        ("of the samples; what decides it", false),
     ]);
     for c in saved.iter().flat_map(|s| &s.claims) {
         let here = run
@@ -126,7 +141,7 @@ pub fn section(
                 vec![code(&c.claim)],
                 vec![text(verdict)],
                 vec![text(percent(c.holds))],
-                vec![text(&c.sentence)],
+                vec![text(beyond_fraction(&c.sentence))],
             ],
         );
     }
@@ -159,5 +174,21 @@ pub fn section(
             ))],
             blocks: drawn,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fraction_is_cut_from_the_sentence_once() {
+        assert_eq!(
+            beyond_fraction(
+                "holds in 38 % (26-51 %) of 56 samples of the plausible range; decided by x"
+            ),
+            "56 samples of the plausible range; decided by x"
+        );
+        assert_eq!(beyond_fraction("no samples"), "no samples");
     }
 }
