@@ -122,6 +122,46 @@ fn number_at(table: &toml::Table, key: &str) -> Option<(f64, bool)> {
     None
 }
 
+/// Each key of `a.also` must be a key no sweep sweeps, other than
+/// `a.key`, that the study sets to the same number (`nominal`, an integer
+/// when `integer`); `err(key, value, expected)` names the first that is not.
+fn validate_also(
+    a: &Assumption,
+    nominal: f64,
+    integer: bool,
+    table: &toml::Table,
+    swept: &[&str],
+    err: impl Fn(&str, String, &str) -> InputError,
+) -> Result<(), InputError> {
+    for (j, other) in a.also.iter().enumerate() {
+        let k = format!("also[{j}]");
+        if swept.contains(&other.as_str()) || other == &a.key {
+            return Err(err(
+                &k,
+                format!("\"{other}\""),
+                "a key other than `key` that no sweep of the study sweeps",
+            ));
+        }
+        match number_at(table, other) {
+            Some((v, int)) if v == nominal && int == integer => {}
+            found => {
+                return Err(err(
+                    &k,
+                    format!(
+                        "\"{other}\" = {}",
+                        found.map_or_else(|| "not a number".to_string(), |(v, _)| v.to_string())
+                    ),
+                    &format!(
+                        "a dotted key the study sets to the same number as \"{}\" ({nominal}): the same parameter written elsewhere",
+                        a.key
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Validates `[[study.assumption]]` as read against the study table
 /// (before sweeps) and the swept keys, and sets each one's nominal value.
 pub fn validate_assumptions(
@@ -150,33 +190,9 @@ pub fn validate_assumptions(
                 "a dotted key the study sets to a number (its nominal value), e.g. \"spring.damping_ratio\"",
             ));
         };
-        for (j, other) in a.also.iter().enumerate() {
-            let k = format!("also[{j}]");
-            if swept.contains(&other.as_str()) || other == &a.key {
-                return Err(err(
-                    &k,
-                    format!("\"{other}\""),
-                    "a key other than `key` that no sweep of the study sweeps",
-                ));
-            }
-            match number_at(table, other) {
-                Some((v, int)) if v == nominal && int == integer => {}
-                found => {
-                    return Err(err(
-                        &k,
-                        format!(
-                            "\"{other}\" = {}",
-                            found
-                                .map_or_else(|| "not a number".to_string(), |(v, _)| v.to_string())
-                        ),
-                        &format!(
-                            "a dotted key the study sets to the same number as \"{}\" ({nominal}): the same parameter written elsewhere",
-                            a.key
-                        ),
-                    ));
-                }
-            }
-        }
+        validate_also(a, nominal, integer, table, swept, |k, value, expected| {
+            InputError::value(file, study, at(k), value, expected)
+        })?;
         if a.unit.trim().is_empty() {
             return Err(err(
                 "unit",
