@@ -9,6 +9,23 @@ use std::f64::consts::PI;
 mod common;
 use common::{assert_input_errors, run_spec, stderr};
 
+/// Signorini's checks on every contact of a valvetrain study.
+const SIGNORINI_CHECKS: &str = r#"
+[[study.check]]
+name = "signorini-penetration"
+quantity = "max_penetration"
+metric = "at-most"
+tolerance = 1e-12
+why = "the Newton tolerance in gap, 1e-10 d = 4e-13 m"
+
+[[study.check]]
+name = "forces-never-negative"
+quantity = "min_lambda"
+metric = "at-least"
+tolerance = -1e-6
+why = "the Newton tolerance in force, 1e-10 k_s d = 6e-7 N"
+"#;
+
 const SPEC: &str = r#"
 [[study]]
 name = "train"
@@ -222,7 +239,7 @@ fn another_valvetrain_jumps_at_its_analytic_speed() {
 /// the Signorini checks hold through the coil bind.
 #[test]
 fn above_the_jump_speed_every_method_runs_and_the_follower_lifts_off() {
-    let spec = r#"
+    let study = r#"
 [[study]]
 name = "above-jump"
 kind = "valvetrain"
@@ -254,21 +271,8 @@ coil_contact = false
 [study.variants.single-mass]
 spring_model = "single-mass"
 
-[[study.check]]
-name = "signorini-penetration"
-quantity = "max_penetration"
-metric = "at-most"
-tolerance = 1e-12
-why = "the Newton tolerance in gap, 1e-10 d = 4e-13 m"
-
-[[study.check]]
-name = "forces-never-negative"
-quantity = "min_lambda"
-metric = "at-least"
-tolerance = -1e-6
-why = "the Newton tolerance in force, 1e-10 k_s d = 6e-7 N"
 "#;
-    let (dir, out) = run_spec(spec);
+    let (dir, out) = run_spec(&format!("{study}{SIGNORINI_CHECKS}"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let summary = std::fs::read_to_string(dir.path().join("out/above-jump/summary.csv"))
         .expect("summary.csv");
@@ -328,7 +332,7 @@ why = "the Newton tolerance in force, 1e-10 k_s d = 6e-7 N"
 /// Signorini kept.
 #[test]
 fn a_heavy_spring_at_coil_bind_above_the_jump_is_integrated() {
-    let spec = r#"
+    let study = r#"
 [[study]]
 name = "coil-bind"
 kind = "valvetrain"
@@ -361,21 +365,8 @@ dt = 1.0e-5
 revolutions = 1
 samples_per_revolution = 360
 
-[[study.check]]
-name = "signorini-penetration"
-quantity = "max_penetration"
-metric = "at-most"
-tolerance = 1e-12
-why = "the Newton tolerance in gap, 1e-10 d = 4e-13 m"
-
-[[study.check]]
-name = "forces-never-negative"
-quantity = "min_lambda"
-metric = "at-least"
-tolerance = -1e-6
-why = "the Newton tolerance in force, 1e-10 k_s d = 6e-7 N"
 "#;
-    let (dir, out) = run_spec(spec);
+    let (dir, out) = run_spec(&format!("{study}{SIGNORINI_CHECKS}"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let summary =
         std::fs::read_to_string(dir.path().join("out/coil-bind/summary.csv")).expect("summary.csv");
