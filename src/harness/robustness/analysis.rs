@@ -32,7 +32,8 @@ pub struct ClaimRobustness {
     pub holds: usize,
     /// Samples judged (those where every job finished).
     pub judged: usize,
-    /// Samples not judged (a job the claim depends on failed).
+    /// Samples not judged (a job the claim depends on failed, or a quantity
+    /// it needs was not produced).
     pub failed: usize,
     /// holds / judged with its 95 % Wilson interval.
     pub fraction: (f64, f64, f64),
@@ -217,7 +218,7 @@ impl ClaimRobustness {
         let (p, lo, hi) = self.fraction;
         let failed = if self.failed > 0 {
             format!(
-                " ({} more not judged: a job it depends on failed)",
+                " ({} more not judged: a job it depends on failed, or a quantity it needs was not produced)",
                 self.failed
             )
         } else {

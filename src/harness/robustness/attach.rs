@@ -50,15 +50,16 @@ fn blocks(claim: &ClaimSpec, baseline: Option<&str>, job: &str) -> bool {
 }
 
 /// The claim's verdict in one sample: `None` (not judged) when a failed
-/// job it depends on ([`blocks`]) failed, or its value could not be
-/// computed beside a failed job.
+/// job it depends on ([`blocks`]) failed, or its deciding value could not
+/// be computed (a quantity a criterion needs was not produced: the sample
+/// says nothing either way).
 fn sample_verdict(claim: &ClaimSpec, sample: &StudyResult) -> Option<bool> {
     let row = sample.claims.iter().find(|c| c.claim == claim.id)?;
-    let failed = sample.failures();
-    let blocked = failed
+    let blocked = sample
+        .failures()
         .iter()
         .any(|(_, job, _)| blocks(claim, sample.baseline.as_deref(), job));
-    if blocked || (!failed.is_empty() && !row.value.is_finite()) {
+    if blocked || !row.value.is_finite() {
         return None;
     }
     Some(row.verdict == Verdict::Reproduced)
@@ -114,7 +115,7 @@ pub fn attach(
     for (id, v) in ids.iter().zip(&verdicts) {
         columns.push((
             id.clone(),
-            format!("whether claim `{id}` holds in the sample (true/false; empty: not judged, a job it depends on failed)"),
+            format!("whether claim `{id}` holds in the sample (true/false; empty: not judged, a job it depends on failed or a quantity it needs was not produced)"),
             Cells::Text(
                 v.iter()
                     .map(|h| h.map_or(String::new(), |h| h.to_string()))
@@ -268,7 +269,10 @@ fn figure(
     for (label, want) in [
         ("holds", Some(true)),
         ("does not hold", Some(false)),
-        ("not judged (a job it depends on failed)", None),
+        (
+            "not judged (a job it depends on failed, or a quantity was not produced)",
+            None,
+        ),
     ] {
         let (x, y): (Vec<f64>, Vec<f64>) = (0..values.len())
             .filter(|&k| verdicts[k] == want)
@@ -326,6 +330,58 @@ mod tests {
             "id = \"c\"\nseed = \"s\"\nwords = \"w\"\nexpect = \"reproduced\"\n{criteria}"
         ))
         .unwrap()
+    }
+
+    /// A sample of one study whose claim `c` has verdict `holds` and
+    /// deciding value `value`, and no failed job.
+    fn sample(holds: bool, value: f64) -> StudyResult {
+        use crate::harness::rows::{ClaimRow, Formulation};
+        StudyResult {
+            name: "s".into(),
+            kind: "k".into(),
+            description: String::new(),
+            reproduces: String::new(),
+            parameters: vec![],
+            file: "x.toml".into(),
+            baseline: None,
+            cases: vec![],
+            summary: Default::default(),
+            work_precision: vec![],
+            speedups: vec![],
+            speedup_ranges: vec![],
+            checks: vec![],
+            claims: vec![ClaimRow {
+                study: "s".into(),
+                claim: "c".into(),
+                seed: "s".into(),
+                verdict: if holds {
+                    Verdict::Reproduced
+                } else {
+                    Verdict::NotReproduced
+                },
+                expect: Verdict::Reproduced,
+                value,
+                criterion: String::new(),
+                words: String::new(),
+                reason: String::new(),
+                formulation: Formulation::Model,
+                cause: String::new(),
+                holds_in: None,
+                robustness: String::new(),
+            }],
+            counter_docs: vec![],
+        }
+    }
+
+    #[test]
+    fn a_claim_whose_value_was_not_produced_is_not_judged() {
+        let c = claim(
+            "[[criterion]]\nquantity = \"speedup_median\"\nmethod = \"ncp\"\nmetric = \"value\"\ncomparison = \"at-least\"\nthreshold = 3.0",
+        );
+        assert_eq!(sample_verdict(&c, &sample(true, 4.0)), Some(true));
+        assert_eq!(sample_verdict(&c, &sample(false, 2.0)), Some(false));
+        // Not met only because the speed-up was not produced: unjudged.
+        assert_eq!(sample_verdict(&c, &sample(false, f64::NAN)), None);
     }
 
     #[test]
