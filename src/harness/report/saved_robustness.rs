@@ -7,8 +7,8 @@ use super::doc::{Block, Document, Inline, RenderedFigure, RowKind, Table, code, 
 use crate::harness::figure::Figure;
 use crate::harness::format::short_commit;
 use crate::harness::outcome::RunResult;
-use crate::harness::robustness::claim_figures;
 use crate::harness::robustness::saved::{SavedRobustness, SavedTable};
+use crate::harness::robustness::{claim_figures, holds_percent};
 
 /// The anchor of the section.
 pub const ANCHOR: &str = "robustness";
@@ -27,9 +27,7 @@ pub fn figures(study: &str, table: &SavedTable) -> Vec<Figure> {
 /// The percentage and interval of `holds_in`, e.g. `83 % (74-90 %)`.
 fn percent(h: Option<(f64, f64, f64)>) -> String {
     match h {
-        Some((f, lo, hi)) if f.is_finite() => {
-            format!("{:.0} % ({:.0}-{:.0} %)", 100.0 * f, 100.0 * lo, 100.0 * hi)
-        }
+        Some(h) if h.0.is_finite() => holds_percent(h),
         _ => "-".into(),
     }
 }
@@ -69,13 +67,12 @@ fn provenance(saved: &SavedRobustness) -> Vec<Inline> {
     line
 }
 
-/// The saved sentence without its leading `holds in P % (LO-HI %) of `
-/// (the table's column before it has that): `N samples of the plausible
-/// range...; decided by ...`.
-fn beyond_fraction(sentence: &str) -> &str {
-    sentence
-        .strip_prefix("holds in ")
-        .and_then(|rest| rest.split_once(" %) of ").map(|(_, tail)| tail))
+/// The saved sentence without its opening `holds in P % (LO-HI %) of `
+/// (the analysis's, [`holds_percent`]; the table's column before gives
+/// it): `N samples of the plausible range...; decided by ...`.
+fn beyond_fraction(sentence: &str, holds: Option<(f64, f64, f64)>) -> &str {
+    holds
+        .and_then(|h| sentence.strip_prefix(&format!("holds in {} of ", holds_percent(h))))
         .unwrap_or(sentence)
 }
 
@@ -141,7 +138,7 @@ pub fn section(
                 vec![code(&c.claim)],
                 vec![text(verdict)],
                 vec![text(percent(c.holds))],
-                vec![text(beyond_fraction(&c.sentence))],
+                vec![text(beyond_fraction(&c.sentence, c.holds))],
             ],
         );
     }
@@ -183,12 +180,13 @@ mod tests {
 
     #[test]
     fn the_fraction_is_cut_from_the_sentence_once() {
+        let sentence = "holds in 38 % (26-51 %) of 56 samples of the plausible range; decided by x";
         assert_eq!(
-            beyond_fraction(
-                "holds in 38 % (26-51 %) of 56 samples of the plausible range; decided by x"
-            ),
+            beyond_fraction(sentence, Some((0.38, 0.26, 0.51))),
             "56 samples of the plausible range; decided by x"
         );
-        assert_eq!(beyond_fraction("no samples"), "no samples");
+        // Another fraction than the sentence's, or none: left whole.
+        assert_eq!(beyond_fraction(sentence, Some((0.5, 0.4, 0.6))), sentence);
+        assert_eq!(beyond_fraction(sentence, None), sentence);
     }
 }

@@ -208,6 +208,12 @@ fn number(v: f64) -> String {
     }
 }
 
+/// `holds_in` with its interval in percent, e.g. `83 % (74-90 %)`: the
+/// sentence's opening and the report's column.
+pub fn holds_percent((p, lo, hi): (f64, f64, f64)) -> String {
+    format!("{:.0} % ({:.0}-{:.0} %)", 100.0 * p, 100.0 * lo, 100.0 * hi)
+}
+
 impl ClaimRobustness {
     /// The report's sentence, e.g. "holds in 83 % (74-90 %) of 64 samples
     /// of the plausible range; decided by spring.damping_ratio (Spearman
@@ -228,10 +234,8 @@ impl ClaimRobustness {
             return format!("not judged on any of the box's samples{failed}");
         }
         let mut s = format!(
-            "holds in {:.0} % ({:.0}-{:.0} %) of {} samples of the plausible range{failed}",
-            100.0 * p,
-            100.0 * lo,
-            100.0 * hi,
+            "holds in {} of {} samples of the plausible range{failed}",
+            holds_percent((p, lo, hi)),
             self.judged
         );
         match &self.split {

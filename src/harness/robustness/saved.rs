@@ -62,8 +62,6 @@ pub struct SavedClaim {
 /// The saved run: provenance, samples per study, claims.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SavedRobustness {
-    /// `<out>/robustness/`.
-    pub dir: PathBuf,
     /// Its commit, and whether the tree was dirty.
     pub commit: String,
     /// Whether its tree had uncommitted changes.
@@ -230,7 +228,6 @@ pub fn load_dir(dir: &Path) -> Result<Option<SavedRobustness>, OutputError> {
         }
     }
     Ok(Some(SavedRobustness {
-        dir,
         commit: field("commit"),
         dirty: manifest
             .get("dirty")
