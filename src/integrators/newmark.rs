@@ -31,11 +31,15 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::SolverError;
-use crate::lcp::{self, Lcp, LcpOptions, LcpSolverKind, LcpStatus};
 use crate::problem::GapSystem;
 use crate::sparse::csr::Csr;
 use crate::sparse::obstacle::{ObstacleParams, ObstacleSystem};
 use crate::sparse::to_dense;
+
+mod dense_lcp;
+mod step_solver;
+pub use dense_lcp::{DenseLcpStep, DenseLu};
+pub use step_solver::StepSolver;
 
 /// Parameters of a Bossak-Newmark run.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,157 +145,6 @@ pub struct StepStats {
 /// step solvers reach 1e-15-1e-13; iterative LCP solvers stop at an LCP
 /// residual of 1e-12 relative to |q|.
 pub const STEP_RESIDUAL_TOLERANCE: f64 = 1e-8;
-
-/// What a step kernel must do: given the predictor x~ and r, return the
-/// increment u and the gap forces. Shared by the time loop so that methods
-/// differ only in how they solve K_eff u + D^T K_g max(0, D (x~ + u) - g) = r.
-pub trait StepSolver {
-    /// Solves the step equation for u (written into `u`) and f = K_g max(0,
-    /// D (x~ + u) - g); returns the solver's iterations.
-    fn solve(
-        &mut self,
-        r: &[f64],
-        x_pred: &[f64],
-        u: &mut [f64],
-        f: &mut [f64],
-        step: usize,
-        t: f64,
-    ) -> Result<usize, SolverError>;
-    /// Active gap springs after the last solve.
-    fn active(&self) -> usize;
-    /// Matrix factorizations done so far.
-    fn factorizations(&self) -> usize;
-}
-
-/// The dense-LCP step of Yu (2013): A = I + D K_eff^-1 D^T K_g once, one LCP
-/// per step.
-pub struct DenseLcpStep {
-    k_lu: DenseLu,
-    /// G = K_eff^-1 D^T, n x m.
-    g_mat: DMatrix<f64>,
-    lcp: Lcp,
-    d: DMatrix<f64>,
-    gaps: Vec<f64>,
-    k_gap: Vec<f64>,
-    solver: LcpSolverKind,
-    options: LcpOptions,
-    z_prev: Vec<f64>,
-    active: usize,
-    xhat: DVector<f64>,
-}
-
-impl DenseLcpStep {
-    /// Precomputes K_eff^-1, G and A for the given K_eff.
-    pub fn new(
-        system: &GapSystem,
-        k_eff: &DMatrix<f64>,
-        solver: LcpSolverKind,
-        options: LcpOptions,
-    ) -> Result<Self, SolverError> {
-        let n = system.dofs();
-        let m = system.springs.len();
-        let k_lu = DenseLu::new(k_eff).ok_or_else(|| SolverError::Singular {
-            what: "K_eff of newmark-lcp".into(),
-        })?;
-        let d = to_dense(&system.springs.directions);
-        let g_mat = k_lu.solve_matrix(&d.transpose());
-        let mut a = &d * &g_mat;
-        for j in 0..m {
-            let k = system.springs.stiffness[j];
-            for i in 0..m {
-                a[(i, j)] *= k;
-            }
-            a[(j, j)] += 1.0;
-        }
-        let lcp = Lcp {
-            m: a,
-            q: DVector::zeros(m),
-        };
-        Ok(Self {
-            k_lu,
-            g_mat,
-            lcp,
-            d,
-            gaps: system.springs.gaps.clone(),
-            k_gap: system.springs.stiffness.clone(),
-            solver,
-            options,
-            z_prev: vec![0.0; m],
-            active: 0,
-            xhat: DVector::zeros(n),
-        })
-    }
-
-    /// The step LCP matrix A (for benches and tests).
-    pub fn lcp_matrix(&self) -> &DMatrix<f64> {
-        &self.lcp.m
-    }
-
-    /// The LCP of the last step (A, b).
-    pub fn last_lcp(&self) -> &Lcp {
-        &self.lcp
-    }
-}
-
-impl StepSolver for DenseLcpStep {
-    fn solve(
-        &mut self,
-        r: &[f64],
-        x_pred: &[f64],
-        u: &mut [f64],
-        f: &mut [f64],
-        step: usize,
-        t: f64,
-    ) -> Result<usize, SolverError> {
-        let m = self.gaps.len();
-        self.xhat.as_mut_slice().copy_from_slice(r);
-        self.k_lu.solve_in_place(self.xhat.as_mut_slice());
-        u.copy_from_slice(self.xhat.as_slice());
-        if m == 0 {
-            return Ok(0);
-        }
-        // b = g - D (x~ + u_hat)
-        let pred = DVector::from_iterator(
-            x_pred.len(),
-            x_pred.iter().zip(self.xhat.iter()).map(|(a, b)| a + b),
-        );
-        let dx = &self.d * pred;
-        for j in 0..m {
-            self.lcp.q[j] = self.gaps[j] - dx[j];
-        }
-        let sol = lcp::solve(&self.lcp, self.solver, &self.options, Some(&self.z_prev));
-        if sol.status != LcpStatus::Solved {
-            return Err(SolverError::Lcp {
-                solver: sol.solver.to_string(),
-                status: sol.status.to_string(),
-                step,
-                t,
-                residual: sol.residual,
-            });
-        }
-        self.active = 0;
-        for (j, (fj, zj)) in f.iter_mut().zip(&sol.z).enumerate() {
-            *fj = self.k_gap[j] * zj.max(0.0);
-            if *fj != 0.0 {
-                self.active += 1;
-                // u = u_hat - G f
-                for (ui, gi) in u.iter_mut().zip(self.g_mat.column(j).iter()) {
-                    *ui -= gi * *fj;
-                }
-            }
-        }
-        self.z_prev.copy_from_slice(&sol.z);
-        Ok(sol.iterations)
-    }
-
-    fn active(&self) -> usize {
-        self.active
-    }
-
-    fn factorizations(&self) -> usize {
-        1
-    }
-}
 
 /// The sparse semi-smooth Newton step: no dense matrix anywhere, one
 /// symbolic factorization of K_eff + D^T D for the whole run.
@@ -418,47 +271,6 @@ pub fn effective_stiffness_sparse(system: &GapSystem, params: &NewmarkParams) ->
         .map(|v| v * ((1.0 - params.alpha_b) / (beta * dt * dt)));
     let kc = &system.stiffness + &c;
     &kc + &m
-}
-
-/// A dense LU factorization with partial pivoting (faer), solved per step:
-/// O(n^2) per solve like a product with the inverse, but without the
-/// inverse's extra rounding.
-pub struct DenseLu {
-    lu: faer::linalg::solvers::PartialPivLu<f64>,
-    n: usize,
-}
-
-impl DenseLu {
-    /// Factors `a`; None when it is singular (a zero or non-finite pivot).
-    pub fn new(a: &DMatrix<f64>) -> Option<Self> {
-        let n = a.nrows();
-        let fa = faer::Mat::<f64>::from_fn(n, n, |i, j| a[(i, j)]);
-        let lu = fa.partial_piv_lu();
-        let this = Self { lu, n };
-        // Singular or non-finite: a solve with e_1 .. e_n would show it; the
-        // diagonal of U is cheaper.
-        let u_ok = (0..n).all(|i| {
-            let u = this.lu.U()[(i, i)];
-            u.is_finite() && u != 0.0
-        });
-        u_ok.then_some(this)
-    }
-
-    /// Solves A x = b in place.
-    pub fn solve_in_place(&self, b: &mut [f64]) {
-        use faer::linalg::solvers::SolveCore;
-        let rhs = faer::MatMut::from_column_major_slice_mut(b, self.n, 1);
-        self.lu.solve_in_place_with_conj(faer::Conj::No, rhs);
-    }
-
-    /// A^-1 B for a dense B.
-    pub fn solve_matrix(&self, b: &DMatrix<f64>) -> DMatrix<f64> {
-        let mut out = b.clone();
-        for mut col in out.column_iter_mut() {
-            self.solve_in_place(col.as_mut_slice());
-        }
-        out
-    }
 }
 
 /// K_eff = K + gamma/(beta dt) C + (1 - alpha_b)/(beta dt^2) M, dense.

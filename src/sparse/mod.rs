@@ -28,6 +28,7 @@
 //! both factorizations. [`convert`] turns nested row arrays into CSR and sparse matrices into
 //! dense copies.
 
+pub mod band;
 pub mod convert;
 pub mod csr;
 pub mod grounded_chain;

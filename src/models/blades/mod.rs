@@ -82,7 +82,6 @@
 //! the blade's rho I_p L (the Rayleigh quotient of the linear twist). The
 //! Rayleigh coefficients are those of the bending modes.
 
-pub mod band;
 pub mod beam;
 pub mod contact;
 pub mod moreau;
@@ -90,8 +89,8 @@ pub mod ode;
 pub mod shroud;
 
 use crate::contact::normal::Penalty;
+use crate::sparse::band::BandCholesky;
 use crate::sparse::csr::Csr;
-use band::BandCholesky;
 use beam::{Beam, THETA_Y, THETA_Z, V, W};
 use contact::{BLADE_TIP_DOFS, TIP_DOFS};
 use contact::{ContactSet, ContactTotals, PatchMap};

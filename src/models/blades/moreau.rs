@@ -13,9 +13,9 @@
 //! reverses: thousands of sweeps in a step).
 
 use super::BladePair;
-use super::band::BandCholesky;
 use crate::contact::impulse::SlipCoefficient;
 use crate::problem::moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};
+use crate::sparse::band::BandCholesky;
 
 impl IterationMatrix for BandCholesky {
     fn solve_in_place(&self, x: &mut [f64]) {
