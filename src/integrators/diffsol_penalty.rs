@@ -32,8 +32,8 @@ use diffsol::{
     NalgebraLU, NalgebraMat, OdeBuilder, OdeEquations, OdeSolverMethod, OdeSolverStopReason, Vector,
 };
 
-use crate::problem::ContactSystem;
 use crate::problem::ContactSystemState;
+use crate::problem::{ContactSystem, LinearForces};
 
 type Mat = NalgebraMat<f64>;
 type Lu = NalgebraLU<f64>;
@@ -104,72 +104,71 @@ pub fn penalty_forces(
         .collect()
 }
 
-/// The right-hand side (u', v') at (t, u, v) into `out` (module doc).
-fn rhs(
-    system: &ContactSystem,
+/// The model diffsol integrates: the system, its K and C flattened once,
+/// (k_p, c_p) and the start positions q(0) that u is measured from.
+struct PenaltyModel<'a> {
+    system: &'a ContactSystem,
+    linear_forces: LinearForces,
     penalty: (f64, f64),
-    origin: &[f64],
-    t: f64,
-    y: &[f64],
-    out: &mut [f64],
-) {
-    let n = origin.len();
-    let (u, v) = y.split_at(n);
-    let q: Vec<f64> = u.iter().zip(origin).map(|(u, q0)| u + q0).collect();
-    let (du, dv) = out.split_at_mut(n);
-    du.copy_from_slice(v);
-    let drives = system.drives(t);
-    let mut f = vec![0.0; n];
-    system.load_at(&drives, &mut f);
-    let mut linear = vec![0.0; n];
-    system.linear_forces(&q, v, &mut linear);
-    for k in 0..n {
-        f[k] -= linear[k];
-    }
-    for (p, l) in penalty_forces(system, penalty, t, &q, v)
-        .into_iter()
-        .enumerate()
-    {
-        system.add_contact(p, l, &mut f);
-    }
-    for k in 0..n {
-        dv[k] = f[k] / system.mass[k];
-    }
+    origin: &'a [f64],
 }
 
-/// The Jacobian of [`rhs`] at (t, y) times w into `out`.
-fn jacobian_product(
-    system: &ContactSystem,
-    (stiffness, damping): (f64, f64),
-    origin: &[f64],
-    t: f64,
-    y: &[f64],
-    w: &[f64],
-    out: &mut [f64],
-) {
-    let n = origin.len();
-    let (u, v) = y.split_at(n);
-    let (wu, wv) = w.split_at(n);
-    let q: Vec<f64> = u.iter().zip(origin).map(|(u, q0)| u + q0).collect();
-    let (du, dv) = out.split_at_mut(n);
-    du.copy_from_slice(wv);
-    let mut f = vec![0.0; n];
-    system.linear_forces(wu, wv, &mut f);
-    f.iter_mut().for_each(|x| *x = -*x);
-    let drives = system.drives(t);
-    for (p, row) in system.gaps.iter().enumerate() {
-        let g = system.gap(p, &q, &drives);
-        let gd = system.gap_rate(p, v, &drives);
-        if -stiffness * g - damping * gd <= 0.0 {
-            continue;
+impl PenaltyModel<'_> {
+    /// The right-hand side (u', v') at (t, u, v) into `out` (module doc).
+    fn rhs(&self, t: f64, y: &[f64], out: &mut [f64]) {
+        let (system, origin) = (self.system, self.origin);
+        let n = origin.len();
+        let (u, v) = y.split_at(n);
+        let q: Vec<f64> = u.iter().zip(origin).map(|(u, q0)| u + q0).collect();
+        let (du, dv) = out.split_at_mut(n);
+        du.copy_from_slice(v);
+        let drives = system.drives(t);
+        let mut f = vec![0.0; n];
+        system.load_at(&drives, &mut f);
+        let mut linear = vec![0.0; n];
+        self.linear_forces.apply(&q, v, &mut linear);
+        for k in 0..n {
+            f[k] -= linear[k];
         }
-        // G_p w_u and G_p w_v (the drives are not part of the state).
-        let gw: f64 = row.coeffs.iter().map(|&(a, c)| c * wu[a]).sum();
-        let gwv: f64 = row.coeffs.iter().map(|&(a, c)| c * wv[a]).sum();
-        system.add_contact(p, -stiffness * gw - damping * gwv, &mut f);
+        for (p, l) in penalty_forces(system, self.penalty, t, &q, v)
+            .into_iter()
+            .enumerate()
+        {
+            system.add_contact(p, l, &mut f);
+        }
+        for k in 0..n {
+            dv[k] = f[k] / system.mass[k];
+        }
     }
-    for k in 0..n {
-        dv[k] = f[k] / system.mass[k];
+
+    /// The Jacobian of [`Self::rhs`] at (t, y) times w into `out`.
+    fn jacobian_product(&self, t: f64, y: &[f64], w: &[f64], out: &mut [f64]) {
+        let (system, origin) = (self.system, self.origin);
+        let (stiffness, damping) = self.penalty;
+        let n = origin.len();
+        let (u, v) = y.split_at(n);
+        let (wu, wv) = w.split_at(n);
+        let q: Vec<f64> = u.iter().zip(origin).map(|(u, q0)| u + q0).collect();
+        let (du, dv) = out.split_at_mut(n);
+        du.copy_from_slice(wv);
+        let mut f = vec![0.0; n];
+        self.linear_forces.apply(wu, wv, &mut f);
+        f.iter_mut().for_each(|x| *x = -*x);
+        let drives = system.drives(t);
+        for (p, row) in system.gaps.iter().enumerate() {
+            let g = system.gap(p, &q, &drives);
+            let gd = system.gap_rate(p, v, &drives);
+            if -stiffness * g - damping * gd <= 0.0 {
+                continue;
+            }
+            // G_p w_u and G_p w_v (the drives are not part of the state).
+            let gw: f64 = row.coeffs.iter().map(|&(a, c)| c * wu[a]).sum();
+            let gwv: f64 = row.coeffs.iter().map(|&(a, c)| c * wv[a]).sum();
+            system.add_contact(p, -stiffness * gw - damping * gwv, &mut f);
+        }
+        for k in 0..n {
+            dv[k] = f[k] / system.mass[k];
+        }
     }
 }
 
@@ -186,6 +185,12 @@ pub fn integrate(
 ) -> Result<DiffsolStats, String> {
     let n = start.q.len();
     let origin = start.q.clone();
+    let model = PenaltyModel {
+        system,
+        linear_forces: system.linear_operator(),
+        penalty,
+        origin: &origin,
+    };
     let rhs_calls = Cell::new(0usize);
     let jac_calls = Cell::new(0usize);
     let tol = settings.tolerance;
@@ -201,11 +206,11 @@ pub fn integrate(
         .rhs_implicit(
             |y: &[f64], _p: &[f64], t: f64, out: &mut [f64]| {
                 rhs_calls.set(rhs_calls.get() + 1);
-                rhs(system, penalty, &origin, t, y, out);
+                model.rhs(t, y, out);
             },
             |y: &[f64], _p: &[f64], t: f64, w: &[f64], out: &mut [f64]| {
                 jac_calls.set(jac_calls.get() + 1);
-                jacobian_product(system, penalty, &origin, t, y, w, out);
+                model.jacobian_product(t, y, w, out);
             },
         )
         .init(

@@ -34,7 +34,9 @@ pub mod gap_system;
 pub mod moreau;
 pub mod ode;
 
-pub use contact_system::{ContactSystem, ContactSystemState, GapRow, PrescribedMotion};
+pub use contact_system::{
+    ContactSystem, ContactSystemState, GapRow, LinearForces, PrescribedMotion,
+};
 pub use friction_ode::{FrictionOde, Works};
 pub use gap_system::{GapSprings, GapSystem, Harmonic};
 pub use moreau::{ContactLaw, IterationMatrix, MoreauProblem, NormalLaw};

@@ -95,7 +95,7 @@
 use std::collections::BTreeMap;
 
 use crate::contact::normal::{Penalty, signorini, signorini_closed};
-use crate::problem::{ContactSystem, ContactSystemState};
+use crate::problem::{ContactSystem, ContactSystemState, LinearForces};
 use crate::sparse::lu::SparseLu;
 
 /// Largest ratio of one accepted step to the previous one (adaptive runs).
@@ -176,6 +176,8 @@ pub struct BdfStats {
 /// The BDF integrator of a [`ContactSystem`].
 pub struct BdfContact<'a> {
     system: &'a ContactSystem,
+    /// K q + C v of `system`, flattened once.
+    linear_forces: LinearForces,
     contact: ContactModel,
     lu: SparseLu,
     /// A's entries: (position in the LU's value array, M, C and K entry).
@@ -292,6 +294,7 @@ impl<'a> BdfContact<'a> {
         }
         Ok(Self {
             system,
+            linear_forces: system.linear_operator(),
             contact,
             lu,
             a_slots,
@@ -353,7 +356,7 @@ impl<'a> BdfContact<'a> {
         let mut regularized = false;
         for it in 0..self.max_newton {
             let v: Vec<f64> = (0..n).map(|k| (q[k] - psi_q[k]) / gamma).collect();
-            sys.linear_forces(&q, &v, &mut linear);
+            self.linear_forces.apply(&q, &v, &mut linear);
             // Residual of the dynamics, with the contact forces.
             let rhs = &mut self.scratch;
             // The residual's round-off floor: the size of its terms times
