@@ -115,7 +115,9 @@ pub fn bisect(
     .map_err(CompareError::Input)?;
     let commits: Vec<String> = path.lines().map(String::from).collect();
     let mut steps = Vec::new();
-    let count = |commit: &str, name: &str| -> Result<f64, CompareError> {
+    // The build of a commit that has the kernel (builds are cached by their
+    // inputs, so building one again costs nothing).
+    let built_with_kernel = |commit: &str, name: &str| -> Result<_, CompareError> {
         let rev = Revision {
             name: name.to_string(),
             commit: Some(commit.to_string()),
@@ -129,9 +131,17 @@ pub fn bisect(
                 known.join(", ")
             )));
         }
+        Ok(built)
+    };
+    let count = |commit: &str, name: &str| -> Result<f64, CompareError> {
+        let built = built_with_kernel(commit, name)?;
         let values = measure::kernels(&built, std::slice::from_ref(&kernel), 1)?;
         Ok(values[&(format!("{KERNEL_PREFIX}{kernel}"), INSTRUCTIONS.to_string())])
     };
+    // The name is checked at BAD first: the search measures BAD anyway, and
+    // it is usually the newest commit, the one whose names the user read;
+    // a misspelt name fails before GOOD is built.
+    built_with_kernel(&bad_commit, bad)?;
     let reference = count(&good_commit, good)?;
     steps.push(Step {
         commit: good_commit.clone(),
