@@ -6,6 +6,11 @@
 use crate::harness::spec::{Assumption, Scale};
 
 /// The normal quantile of a two-sided 95 % interval.
+/// Why a sample leaves a claim unjudged, in the words of the sentence,
+/// the robustness table's column doc and the figures' legend.
+pub const NOT_JUDGED_WHY: &str =
+    "a job it depends on failed, or a quantity it needs was not produced";
+
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// The best single split of the box: the claim holds on one side of a
@@ -223,10 +228,7 @@ impl ClaimRobustness {
     pub fn sentence(&self, assumptions: &[Assumption], reproduced: bool) -> String {
         let (p, lo, hi) = self.fraction;
         let failed = if self.failed > 0 {
-            format!(
-                " ({} more not judged: a job it depends on failed, or a quantity it needs was not produced)",
-                self.failed
-            )
+            format!(" ({} more not judged: {NOT_JUDGED_WHY})", self.failed)
         } else {
             String::new()
         };

@@ -9,7 +9,7 @@ use crate::harness::rows::Verdict;
 use crate::harness::spec::{Assumption, Scale};
 use crate::harness::study::{Cells, StudyTable};
 
-use super::analysis::{ClaimRobustness, analyse};
+use super::analysis::{ClaimRobustness, NOT_JUDGED_WHY, analyse};
 use super::samples::Sample;
 
 /// The stem of the samples' table, `DIR/<study>/robustness.csv`.
@@ -115,7 +115,9 @@ pub fn attach(
     for (id, v) in ids.iter().zip(&verdicts) {
         columns.push((
             id.clone(),
-            format!("whether claim `{id}` holds in the sample (true/false; empty: not judged, a job it depends on failed or a quantity it needs was not produced)"),
+            format!(
+                "whether claim `{id}` holds in the sample (true/false; empty: not judged, {NOT_JUDGED_WHY})"
+            ),
             Cells::Text(
                 v.iter()
                     .map(|h| h.map_or(String::new(), |h| h.to_string()))
@@ -266,13 +268,11 @@ fn figure(
         (values[k][first], y)
     };
     let mut series = Vec::new();
+    let not_judged = format!("not judged ({NOT_JUDGED_WHY})");
     for (label, want) in [
         ("holds", Some(true)),
         ("does not hold", Some(false)),
-        (
-            "not judged (a job it depends on failed, or a quantity was not produced)",
-            None,
-        ),
+        (not_judged.as_str(), None),
     ] {
         let (x, y): (Vec<f64>, Vec<f64>) = (0..values.len())
             .filter(|&k| verdicts[k] == want)
