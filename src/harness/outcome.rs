@@ -53,6 +53,29 @@ pub const REFERENCE_JOB: &str = "reference";
 pub const COMPARISON_JOB: &str = "comparison";
 
 impl StudyResult {
+    /// A study named `name` of kind `kind` with nothing in it (file
+    /// `x.toml`), for the unit tests.
+    #[cfg(test)]
+    pub(crate) fn empty(name: &str, kind: &str) -> Self {
+        Self {
+            name: name.into(),
+            kind: kind.into(),
+            description: String::new(),
+            reproduces: String::new(),
+            parameters: vec![],
+            file: "x.toml".into(),
+            baseline: None,
+            cases: vec![],
+            summary: Default::default(),
+            work_precision: vec![],
+            speedups: vec![],
+            speedup_ranges: vec![],
+            checks: vec![],
+            claims: vec![],
+            counter_docs: vec![],
+        }
+    }
+
     /// Method runs that failed, `(case, label, error)`, and other failed
     /// parts of cases, `(case, what, error)`: [`REFERENCE_JOB`],
     /// [`COMPARISON_JOB`].

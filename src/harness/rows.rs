@@ -48,6 +48,27 @@ impl ClaimRow {
     pub fn as_expected(&self) -> bool {
         self.verdict == self.expect
     }
+
+    /// A row of study `s` for the unit tests: `claim` with `verdict`,
+    /// expected reproduced, value 1, everything else empty.
+    #[cfg(test)]
+    pub(crate) fn example(claim: &str, verdict: Verdict) -> Self {
+        Self {
+            study: "s".into(),
+            claim: claim.into(),
+            seed: "p".into(),
+            verdict,
+            expect: Verdict::Reproduced,
+            value: 1.0,
+            criterion: String::new(),
+            words: String::new(),
+            reason: String::new(),
+            formulation: Formulation::Model,
+            cause: String::new(),
+            holds_in: None,
+            robustness: String::new(),
+        }
+    }
 }
 
 /// What a claim's verdict was judged on (claims.csv `formulation`).
@@ -247,21 +268,7 @@ mod tests {
 
     #[test]
     fn the_study_verdict_counts_the_claims() {
-        let claim = |verdict| ClaimRow {
-            study: "s".into(),
-            claim: "c".into(),
-            seed: "p".into(),
-            verdict,
-            expect: Verdict::Reproduced,
-            value: 1.0,
-            criterion: String::new(),
-            words: String::new(),
-            reason: String::new(),
-            formulation: Formulation::Model,
-            cause: String::new(),
-            holds_in: None,
-            robustness: String::new(),
-        };
+        let claim = |verdict| ClaimRow::example("c", verdict);
         assert_eq!(study_verdict(&[]), "beyond the paper");
         let yes = claim(Verdict::Reproduced);
         let no = claim(Verdict::NotReproduced);
@@ -276,19 +283,9 @@ mod tests {
     #[test]
     fn claims_with_the_same_words_are_one_sentence() {
         let row = |claim: &str, words: &str, verdict| ClaimRow {
-            study: "s".into(),
-            claim: claim.into(),
-            seed: "p".into(),
-            verdict,
             expect: verdict,
-            value: 1.0,
-            criterion: String::new(),
             words: words.into(),
-            reason: String::new(),
-            formulation: Formulation::Model,
-            cause: String::new(),
-            holds_in: None,
-            robustness: String::new(),
+            ..ClaimRow::example(claim, verdict)
         };
         let rows = [
             row("a-exact", "A.", Verdict::NotReproduced),

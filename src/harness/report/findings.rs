@@ -331,23 +331,7 @@ mod tests {
 
     /// A study of no cases, checks or speed-ups.
     fn empty_study() -> StudyResult {
-        StudyResult {
-            name: "s".into(),
-            kind: "gap-system".into(),
-            description: String::new(),
-            reproduces: String::new(),
-            parameters: vec![],
-            file: "x.toml".into(),
-            baseline: None,
-            cases: vec![],
-            summary: StudySummary::default(),
-            work_precision: vec![],
-            speedups: vec![],
-            speedup_ranges: vec![],
-            checks: vec![],
-            claims: vec![],
-            counter_docs: vec![],
-        }
+        StudyResult::empty("s", "gap-system")
     }
 
     fn run(label: &str, error: f64) -> MethodResult {

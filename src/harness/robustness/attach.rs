@@ -335,41 +335,18 @@ mod tests {
     /// A sample of one study whose claim `c` has verdict `holds` and
     /// deciding value `value`, and no failed job.
     fn sample(holds: bool, value: f64) -> StudyResult {
-        use crate::harness::rows::{ClaimRow, Formulation};
+        use crate::harness::rows::ClaimRow;
+        let verdict = if holds {
+            Verdict::Reproduced
+        } else {
+            Verdict::NotReproduced
+        };
         StudyResult {
-            name: "s".into(),
-            kind: "k".into(),
-            description: String::new(),
-            reproduces: String::new(),
-            parameters: vec![],
-            file: "x.toml".into(),
-            baseline: None,
-            cases: vec![],
-            summary: Default::default(),
-            work_precision: vec![],
-            speedups: vec![],
-            speedup_ranges: vec![],
-            checks: vec![],
             claims: vec![ClaimRow {
-                study: "s".into(),
-                claim: "c".into(),
-                seed: "s".into(),
-                verdict: if holds {
-                    Verdict::Reproduced
-                } else {
-                    Verdict::NotReproduced
-                },
-                expect: Verdict::Reproduced,
                 value,
-                criterion: String::new(),
-                words: String::new(),
-                reason: String::new(),
-                formulation: Formulation::Model,
-                cause: String::new(),
-                holds_in: None,
-                robustness: String::new(),
+                ..ClaimRow::example("c", verdict)
             }],
-            counter_docs: vec![],
+            ..StudyResult::empty("s", "k")
         }
     }
 
