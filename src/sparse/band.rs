@@ -27,6 +27,13 @@ impl BandCholesky {
     /// bandwidth is that of `a`'s nonzeros. Fails when `a` is not square,
     /// not finite or not positive definite (names the pivot).
     pub fn new(a: &DMatrix<f64>) -> Result<Self, String> {
+        Self::within(a, usize::MAX)
+    }
+
+    /// [`Self::new`] for a half-bandwidth of at most `max_bandwidth`: a
+    /// wider matrix is refused after the O(n^2) scan, before the
+    /// O(n w^2) factorization a dense path would make wasted work.
+    pub fn within(a: &DMatrix<f64>, max_bandwidth: usize) -> Result<Self, String> {
         let n = a.nrows();
         if a.ncols() != n {
             return Err(format!("band Cholesky: {}x{} is not square", n, a.ncols()));
@@ -42,6 +49,11 @@ impl BandCholesky {
                     w = w.max(i - j);
                 }
             }
+        }
+        if w > max_bandwidth {
+            return Err(format!(
+                "band Cholesky: half-bandwidth {w} exceeds {max_bandwidth}"
+            ));
         }
         let mut f = Self {
             n,
@@ -182,6 +194,23 @@ mod tests {
                 dense[i]
             );
         }
+    }
+
+    /// A band wider than asked for is refused before it is factored.
+    #[test]
+    fn refuses_a_band_wider_than_asked() {
+        let a = DMatrix::from_fn(6, 6, |i, j| {
+            if i == j {
+                4.0
+            } else if i.abs_diff(j) <= 2 {
+                1.0
+            } else {
+                0.0
+            }
+        });
+        assert_eq!(BandCholesky::within(&a, 2).expect("w = 2").bandwidth(), 2);
+        let e = BandCholesky::within(&a, 1).unwrap_err();
+        assert!(e.contains("half-bandwidth 2 exceeds 1"), "{e}");
     }
 
     /// An indefinite matrix is refused, naming the pivot.

@@ -112,9 +112,7 @@ fn delassus_banded(
     if !symmetric || !directions.is_csr() {
         return None;
     }
-    let band = crate::sparse::band::BandCholesky::new(k_eff)
-        .ok()
-        .filter(|b| b.bandwidth() * 8 <= n)?;
+    let band = crate::sparse::band::BandCholesky::within(k_eff, n / 8).ok()?;
     let m = d.nrows();
     let mut g_mat = d.transpose();
     for mut col in g_mat.column_iter_mut() {
