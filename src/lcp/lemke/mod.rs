@@ -82,6 +82,8 @@ pub struct LemkeInfo {
     pub pivots: usize,
     /// Times H was recomputed from A_RS after a failed residual test.
     pub refactorizations: usize,
+    /// Ratio tests whose minimum tied and went to the lexicographic rule.
+    pub lexicographic_ties: usize,
 }
 
 /// Why Lemke stopped without a solution.
@@ -139,6 +141,21 @@ pub enum LemkeError {
     },
 }
 
+/// A covering vector with distinct entries, d_i = 1 + frac(i / phi) (the
+/// golden-ratio Weyl sequence: entries in [1, 2), no two equal, spread
+/// evenly), for LCPs whose q repeats entries over many rows. With d = e
+/// such rows tie in the ratio test at every pivot (x_i + t_i z0 of equal
+/// rows stay equal) and the lexicographic rule must scan rows of B^-1 to
+/// part them; distinct d_i part them in the ratio test itself. Any d > 0
+/// is a valid covering vector (Cottle, Pang & Stone 1992, section 4.4);
+/// where M is a P-matrix the solution does not depend on it.
+pub fn distinct_covering(n: usize) -> Vec<f64> {
+    let inverse_phi = (5f64.sqrt() - 1.0) / 2.0;
+    (0..n)
+        .map(|i| 1.0 + (i as f64 * inverse_phi).fract())
+        .collect()
+}
+
 /// Solves LCP(M, q) by Lemke's method; see the module doc.
 pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
     let n = lcp.q.len();
@@ -180,6 +197,7 @@ pub fn lemke(lcp: &Lcp, params: &LemkeParams) -> Result<LemkeInfo, LemkeError> {
             z: vec![0.0; n],
             pivots: 0,
             refactorizations: 0,
+            lexicographic_ties: 0,
         });
     }
     let max_pivots = params.max_pivots.unwrap_or(1000 + 50 * n);
@@ -256,6 +274,8 @@ struct Basis<'a> {
     refactor_tolerance: f64,
     /// Recomputations of H.
     refactorizations: usize,
+    /// Ratio tests decided by the lexicographic rule.
+    lexicographic_ties: usize,
 }
 
 impl<'a> Basis<'a> {
@@ -284,6 +304,7 @@ impl<'a> Basis<'a> {
             lex_products: Vec::new(),
             lex_block: lex_block.max(1),
             pivots: 0,
+            lexicographic_ties: 0,
             check_every: 32,
             refactor_tolerance: 1e-10,
             refactorizations: 0,

@@ -69,6 +69,7 @@ impl Basis<'_> {
             z: self.z(),
             pivots: self.pivots,
             refactorizations: self.refactorizations,
+            lexicographic_ties: self.lexicographic_ties,
         })
     }
     /// Entering column t = B^-1 a: t_S = H a_R, t_w = a_R' - A_R'S t_S.
@@ -179,6 +180,7 @@ impl Basis<'_> {
         let leaving = if self.ties.len() == 1 {
             self.ties[0]
         } else {
+            self.lexicographic_ties += 1;
             self.lexicographic_choice()
         };
         let exact = match leaving {

@@ -266,3 +266,17 @@ fn the_residual_test_detects_a_damaged_inverse() {
     assert!(basis.inverse_residual() < 1e-14);
     assert_eq!(basis.refactorizations, 1);
 }
+
+/// The distinct covering vector: entries in [1, 2), no two within 1e-4 of
+/// each other for n = 1000 (the golden-ratio sequence's three-gap spacing).
+#[test]
+fn distinct_covering_entries_are_distinct_and_in_range() {
+    let mut d = distinct_covering(1000);
+    assert!(d.iter().all(|&x| (1.0..2.0).contains(&x)), "{d:?}");
+    d.sort_by(f64::total_cmp);
+    let closest = d
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f64::INFINITY, f64::min);
+    assert!(closest > 1e-4, "closest pair {closest:e}");
+}
