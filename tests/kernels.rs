@@ -39,7 +39,8 @@ fn measure(kernels: &[KernelInfo], hook: Option<String>) -> KernelReport {
         .collect();
     let exe = Path::new(env!("CARGO_BIN_EXE_contact-harness"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let report = callgrind::measure_all_of(exe, root, 2, kernels, &env);
+    let report =
+        callgrind::measure_all_of(exe, root, 2, kernels, &env, callgrind::Priority::Normal);
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     assert_eq!(report.measured.len(), kernels.len());
     report
