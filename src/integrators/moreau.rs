@@ -187,9 +187,9 @@ pub struct MoreauStepper<'a, P: MoreauProblem> {
     /// The seed's formulation: the friction force -N f(|c|) c/|c| at the
     /// step's start slip, no sticking limit (module doc).
     explicit_friction: bool,
-    /// The dense Delassus operator of coupled contacts under a regularised
+    /// The Delassus operator (low-rank form) of coupled contacts under a regularised
     /// law, whose impulses Newton solves ([`newton`]); None: sweeps.
-    delassus: Option<Vec<f64>>,
+    delassus: Option<newton::Delassus>,
     /// Newton iterations of the last step's impulses.
     global_newton: usize,
     /// Sweeps after which Newton takes over (default [`SWEEPS_BEFORE_NEWTON`]).
@@ -247,7 +247,8 @@ impl<'a, P: MoreauProblem> MoreauStepper<'a, P> {
             LawClass::SetValued { stick } => Some(stick),
             LawClass::Regularized => None,
         };
-        let delassus = (stick.is_none() && !once && np > 1).then(|| newton::delassus(problem, &yh));
+        let delassus =
+            (stick.is_none() && !once && np > 1).then(|| newton::Delassus::new(problem, &yh));
         Ok(Self {
             problem,
             law,

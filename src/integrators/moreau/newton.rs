@@ -16,8 +16,21 @@
 //! `penalty_impulse` solves in closed form), 0 otherwise; a prescribed
 //! normal force gives R_N = P_N - h N. The Jacobian is dR/dP = I + D G
 //! (rows of the normal law and of psi: -h F_N' e_N^T G, psi e_N^T + P_N D psi G_t), with
-//! D psi = (f/s) I + (f' - f/s) c c^T / s^2 (s = |c|; f'(0) I at s = 0),
-//! factored by dense LU (faer). A backtracking line search halves the step
+//! D psi = (f/s) I + (f' - f/s) c c^T / s^2 (s = |c|; f'(0) I at s = 0).
+//!
+//! **G has low rank.** The contacts see the system only through its r
+//! contact DOFs (the blades' tip nodes: r = 10 for 20 patches, 3m = 60),
+//! so G = H Y with H (3m x r) the contact rows and Y = W^-1 H^T restricted
+//! to the contact DOFs (r x 3m). The residual's c = c_free + H (Y P) costs
+//! 2 (3m) r, and the Newton matrix J = A + U Y (A = D_p, block diagonal,
+//! U = D_c H) is solved by the Sherman-Morrison-Woodbury identity,
+//!
+//!   J^-1 b = A^-1 b - Z S^-1 Y A^-1 b,   Z = A^-1 U,   S = I_r + Y Z,
+//!
+//! an r x r LU instead of the 3m x 3m one (Golub & Van Loan, *Matrix
+//! Computations*, 4th ed., 2013, section 2.1.4). S = I_r + Y A^-1 D_c H
+//! is well conditioned where the law is monotone (D_c >= 0, A unit
+//! triangular). A backtracking line search halves the step
 //! until |R|_2 decreases (the Newton direction descends |R|_2^2). The
 //! iteration stops when |R|_inf is at most the stepper's tolerance times
 //! the largest impulse (also where the line search meets the round-off
@@ -30,9 +43,6 @@
 //! penetration is a jump, where it may cycle) the caller goes on with the
 //! sweeps.
 
-use faer::Mat;
-use faer::linalg::solvers::Solve;
-
 use crate::contact::friction::FrictionLaw;
 use crate::contact::impulse::ThetaPenalty;
 use crate::problem::moreau::{ContactLaw, MoreauProblem, NormalLaw};
@@ -43,26 +53,140 @@ const MAX_ITERATIONS: usize = 40;
 /// Most halvings of a Newton step.
 const MAX_BACKTRACKS: usize = 30;
 
-/// The dense Delassus operator G = H W^-1 H^T over all contacts, row-major
-/// 3m x 3m (rows and columns t1, t2, N per contact), from the blocks
-/// Y H_j^T the stepper keeps.
-pub(super) fn delassus<P: MoreauProblem>(problem: &P, yh: &[Vec<[f64; 3]>]) -> Vec<f64> {
-    let m = yh.len();
-    let dim = 3 * m;
-    let mut g = vec![0.0; dim * dim];
-    for i in 0..m {
-        for r in 0..3 {
-            let hi = problem.contact_row(i, r);
-            for (j, yj) in yh.iter().enumerate() {
-                for c in 0..3 {
-                    g[(3 * i + r) * dim + 3 * j + c] =
-                        hi.iter().zip(yj).map(|(h, y)| h * y[c]).sum();
+/// The Delassus operator G = H Y over all contacts in its low-rank form
+/// (module doc): H (3m x r, rows t1, t2, N per contact) and Y (r x 3m),
+/// both row-major.
+pub(super) struct Delassus {
+    /// 3m.
+    rows: usize,
+    /// r, the contact DOFs.
+    rank: usize,
+    h: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl Delassus {
+    /// From the problem's contact rows and the blocks Y H_j^T (r x 3 per
+    /// contact) the stepper keeps.
+    pub(super) fn new<P: MoreauProblem>(problem: &P, yh: &[Vec<[f64; 3]>]) -> Self {
+        let (m, rank) = (yh.len(), yh.first().map_or(0, Vec::len));
+        let rows = 3 * m;
+        let mut h = vec![0.0; rows * rank];
+        let mut y = vec![0.0; rank * rows];
+        for (j, yj) in yh.iter().enumerate() {
+            for a in 0..3 {
+                h[(3 * j + a) * rank..(3 * j + a + 1) * rank]
+                    .copy_from_slice(&problem.contact_row(j, a)[..rank]);
+                for (k, yk) in yj.iter().enumerate() {
+                    y[k * rows + 3 * j + a] = yk[a];
                 }
             }
         }
+        Self { rows, rank, h, y }
     }
-    g
+
+    /// u = Y p (r entries).
+    fn y_times(&self, p: &[f64], u: &mut [f64]) {
+        for (k, uk) in u.iter_mut().enumerate() {
+            *uk = dot(&self.y[k * self.rows..(k + 1) * self.rows], p);
+        }
+    }
+
+    /// G as a dense row-major 3m x 3m matrix (for tests).
+    #[cfg(test)]
+    fn dense(&self) -> Vec<f64> {
+        let n = self.rows;
+        let mut g = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                g[i * n + j] = (0..self.rank)
+                    .map(|k| self.h[i * self.rank + k] * self.y[k * n + j])
+                    .sum();
+            }
+        }
+        g
+    }
+
+    /// The Newton direction J^-1 b for J = A + D_c G, A and D_c block
+    /// diagonal (`d_dp`, `d_dc` per contact), by the Woodbury identity of
+    /// the module doc; None where a block of A or S is singular.
+    fn newton_direction(
+        &self,
+        d_dp: &[[[f64; 3]; 3]],
+        d_dc: &[[[f64; 3]; 3]],
+        b: &[f64],
+    ) -> Option<Vec<f64>> {
+        let (n, r) = (self.rows, self.rank);
+        // Z = A^-1 D_c H (n x r) and x = A^-1 b, block by block.
+        let mut z = vec![0.0; n * r];
+        let mut x = vec![0.0; n];
+        for (j, (dp, dc)) in d_dp.iter().zip(d_dc).enumerate() {
+            let inv = inverse3(dp)?;
+            let k = 3 * j;
+            for a in 0..3 {
+                x[k + a] = (0..3).map(|c| inv[a][c] * b[k + c]).sum();
+                // Row a of inv * D_c, then times H's rows k..k+3.
+                let coef: [f64; 3] =
+                    std::array::from_fn(|c| (0..3).map(|e| inv[a][e] * dc[e][c]).sum());
+                let row = &mut z[(k + a) * r..(k + a + 1) * r];
+                for (c, &cf) in coef.iter().enumerate() {
+                    if cf != 0.0 {
+                        axpy(cf, &self.h[(k + c) * r..(k + c + 1) * r], row);
+                    }
+                }
+            }
+        }
+        // S = I_r + Y Z (r x r) and t = Y x.
+        let mut s = vec![0.0; r * r];
+        for (k, sk) in s.chunks_exact_mut(r).enumerate() {
+            sk[k] = 1.0;
+            let yk = &self.y[k * n..(k + 1) * n];
+            for (&yki, zi) in yk.iter().zip(z.chunks_exact(r)) {
+                if yki != 0.0 {
+                    axpy(yki, zi, sk);
+                }
+            }
+        }
+        let s = nalgebra::DMatrix::from_row_slice(r, r, &s);
+        let mut t = vec![0.0; r];
+        self.y_times(&x, &mut t);
+        let t = s.lu().solve(&nalgebra::DVector::from_vec(t))?;
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi -= dot(&z[i * r..(i + 1) * r], t.as_slice());
+        }
+        x.iter().all(|v| v.is_finite()).then_some(x)
+    }
 }
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
+    for (yi, xi) in y.iter_mut().zip(x) {
+        *yi += alpha * xi;
+    }
+}
+
+/// The inverse of a 3 x 3 matrix by its adjugate; None if singular.
+fn inverse3(a: &[[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
+    let cof = |i: usize, j: usize| {
+        let (r0, r1) = ((i + 1) % 3, (i + 2) % 3);
+        let (c0, c1) = ((j + 1) % 3, (j + 2) % 3);
+        a[r0][c0] * a[r1][c1] - a[r0][c1] * a[r1][c0]
+    };
+    let det = a[0][0] * cof(0, 0) + a[0][1] * cof(0, 1) + a[0][2] * cof(0, 2);
+    if !(det.is_finite() && det != 0.0) {
+        return None;
+    }
+    // inv[i][j] = cofactor(j, i) / det (the cyclic cofactors carry their sign).
+    Some(std::array::from_fn(|i| {
+        std::array::from_fn(|j| cof(j, i) / det)
+    }))
+}
+
+/// Each contact's derivative blocks of the residual: (d/dP own, d/dc+).
+type Blocks<'a> = (&'a mut [[[f64; 3]; 3]], &'a mut [[[f64; 3]; 3]]);
 
 /// One contact's residual rows and their derivatives with respect to its
 /// own end velocity c+ (d/dc) and its own impulse (d/dP), at impulse p and
@@ -138,27 +262,23 @@ impl Step<'_> {
         Local { r, d_dc, d_dp }
     }
 
-    /// The residual R(P) into `r` (and, with `jac`, its Jacobian); returns
-    /// (|R|_inf, |R|_2^2). `c` receives the end velocities c_free + G P.
+    /// The residual R(P) into `r` (and, with `blocks`, each contact's
+    /// derivative blocks (d/dP own, d/dc+)); returns (|R|_inf, |R|_2^2).
+    /// `c` receives the end velocities c_free + G P, `u` the r-vector Y P.
     fn newton_residual(
         &self,
-        g: &[f64],
+        g: &Delassus,
         p: &[f64],
-        c: &mut [f64],
+        (c, u): (&mut [f64], &mut [f64]),
         r: &mut [f64],
-        mut jac: Option<&mut Mat<f64>>,
+        mut blocks: Option<Blocks<'_>>,
     ) -> (f64, f64) {
-        let dim = p.len();
+        g.y_times(p, u);
         for (i, ci) in c.iter_mut().enumerate() {
-            *ci = self.c_free[i]
-                + g[i * dim..(i + 1) * dim]
-                    .iter()
-                    .zip(p)
-                    .map(|(a, b)| a * b)
-                    .sum::<f64>();
+            *ci = self.c_free[i] + dot(&g.h[i * g.rank..(i + 1) * g.rank], u);
         }
         let (mut worst, mut squares) = (0.0f64, 0.0f64);
-        for j in 0..dim / 3 {
+        for j in 0..p.len() / 3 {
             let k = 3 * j;
             let local =
                 self.newton_local(j, [p[k], p[k + 1], p[k + 2]], [c[k], c[k + 1], c[k + 2]]);
@@ -167,44 +287,35 @@ impl Step<'_> {
                 worst = worst.max(local.r[a].abs());
                 squares += local.r[a] * local.r[a];
             }
-            if let Some(jac) = jac.as_deref_mut() {
-                // Row k + a: d_dp (own impulse) + d_dc G (every impulse).
-                for a in 0..3 {
-                    for col in 0..dim {
-                        let mut v = 0.0;
-                        for b in 0..3 {
-                            v += local.d_dc[a][b] * g[(k + b) * dim + col];
-                        }
-                        jac[(k + a, col)] = v;
-                    }
-                    for b in 0..3 {
-                        jac[(k + a, k + b)] += local.d_dp[a][b];
-                    }
-                }
+            if let Some((d_dp, d_dc)) = blocks.as_mut() {
+                d_dp[j] = local.d_dp;
+                d_dc[j] = local.d_dc;
             }
         }
         (worst, squares)
     }
 
-    /// The impulses of the step by Newton (module doc) over the dense
-    /// Delassus operator `g`, from the current `impulses`; Some(iterations)
-    /// on convergence, with `impulses` set, None otherwise (`impulses`
+    /// The impulses of the step by Newton (module doc) over the Delassus
+    /// operator `g`, from the current `impulses`; Some(iterations) on
+    /// convergence, with `impulses` set, None otherwise (`impulses`
     /// unchanged).
-    pub(super) fn solve(&self, g: &[f64], impulses: &mut [[f64; 3]]) -> Option<usize> {
-        let dim = 3 * impulses.len();
+    pub(super) fn solve(&self, g: &Delassus, impulses: &mut [[f64; 3]]) -> Option<usize> {
+        let m = impulses.len();
+        let dim = 3 * m;
         let mut p: Vec<f64> = impulses.iter().flatten().copied().collect();
-        let (mut c, mut r) = (vec![0.0; dim], vec![0.0; dim]);
-        let mut jac = Mat::<f64>::zeros(dim, dim);
+        let (mut c, mut r, mut u) = (vec![0.0; dim], vec![0.0; dim], vec![0.0; g.rank]);
+        let (mut d_dp, mut d_dc) = (vec![[[0.0; 3]; 3]; m], vec![[[0.0; 3]; 3]; m]);
         let mut trial = vec![0.0; dim];
-        let (mut norm, mut merit) = self.newton_residual(g, &p, &mut c, &mut r, Some(&mut jac));
+        let (mut norm, mut merit) = self.newton_residual(
+            g,
+            &p,
+            (&mut c, &mut u),
+            &mut r,
+            Some((&mut d_dp, &mut d_dc)),
+        );
         for it in 1..=MAX_ITERATIONS {
-            let lu = jac.partial_piv_lu();
-            let mut step = Mat::<f64>::from_fn(dim, 1, |i, _| -r[i]);
-            lu.solve_in_place(step.as_mut());
-            let step: Vec<f64> = (0..dim).map(|i| step[(i, 0)]).collect();
-            if !step.iter().all(|x| x.is_finite()) {
-                return None;
-            }
+            let minus_r: Vec<f64> = r.iter().map(|x| -x).collect();
+            let step = g.newton_direction(&d_dp, &d_dc, &minus_r)?;
             let mut t = 1.0;
             let mut accepted = false;
             for _ in 0..=MAX_BACKTRACKS {
@@ -212,7 +323,7 @@ impl Step<'_> {
                     trial[i] = p[i] + t * step[i];
                 }
                 let (trial_norm, trial_merit) =
-                    self.newton_residual(g, &trial, &mut c, &mut r, None);
+                    self.newton_residual(g, &trial, (&mut c, &mut u), &mut r, None);
                 if trial_merit < merit || trial_merit == 0.0 {
                     norm = trial_norm;
                     accepted = true;
@@ -236,8 +347,97 @@ impl Step<'_> {
             if !accepted {
                 return None;
             }
-            (norm, merit) = self.newton_residual(g, &p, &mut c, &mut r, Some(&mut jac));
+            (norm, merit) = self.newton_residual(
+                g,
+                &p,
+                (&mut c, &mut u),
+                &mut r,
+                Some((&mut d_dp, &mut d_dc)),
+            );
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{DMatrix, DVector};
+
+    /// A deterministic pseudo-random number in [-1, 1).
+    fn noise(i: usize) -> f64 {
+        ((i as f64 * 0.618_033_988_749_895 + 0.3).fract() * 2.0 - 1.0)
+            * (1.0 + (i % 7) as f64 / 7.0)
+    }
+
+    /// The Woodbury direction equals the dense solve of (A + D_c G) x = b,
+    /// for 4 contacts on 5 contact DOFs with the blocks' shapes of the
+    /// laws (A unit upper triangular, D_c positive on the diagonal).
+    #[test]
+    fn woodbury_direction_matches_the_dense_solve() {
+        let (m, rank) = (4, 5);
+        let rows = 3 * m;
+        let g = Delassus {
+            rows,
+            rank,
+            h: (0..rows * rank).map(noise).collect(),
+            y: (0..rank * rows).map(|i| noise(i + 1000)).collect(),
+        };
+        let d_dp: Vec<[[f64; 3]; 3]> = (0..m)
+            .map(|j| {
+                [
+                    [1.0, 0.0, noise(2000 + j)],
+                    [0.0, 1.0, noise(3000 + j)],
+                    [0.0, 0.0, 1.0],
+                ]
+            })
+            .collect();
+        let d_dc: Vec<[[f64; 3]; 3]> = (0..m)
+            .map(|j| {
+                std::array::from_fn(|a| {
+                    std::array::from_fn(|b| {
+                        if a == b {
+                            2.0 + noise(4000 + 9 * j + 3 * a)
+                        } else {
+                            0.3 * noise(5000 + 9 * j + 3 * a + b)
+                        }
+                    })
+                })
+            })
+            .collect();
+        let b: Vec<f64> = (0..rows).map(|i| noise(6000 + i)).collect();
+        let x = g.newton_direction(&d_dp, &d_dc, &b).expect("regular");
+        let gd = DMatrix::from_row_slice(rows, rows, &g.dense());
+        let mut dc = DMatrix::zeros(rows, rows);
+        let mut a = DMatrix::zeros(rows, rows);
+        for j in 0..m {
+            for r in 0..3 {
+                for c in 0..3 {
+                    dc[(3 * j + r, 3 * j + c)] = d_dc[j][r][c];
+                    a[(3 * j + r, 3 * j + c)] = d_dp[j][r][c];
+                }
+            }
+        }
+        let jac = a + dc * gd;
+        let dense = jac.lu().solve(&DVector::from_vec(b)).expect("regular");
+        let gap = (DVector::from_vec(x) - &dense).amax() / dense.amax();
+        assert!(gap < 1e-12, "Woodbury vs dense: {gap:e}");
+    }
+
+    /// The adjugate inverse of a 3 x 3 matrix, and a singular one refused.
+    #[test]
+    fn inverse3_inverts_and_refuses_a_singular_matrix() {
+        let a = [[2.0, 1.0, 0.5], [0.0, 3.0, -1.0], [1.0, 0.0, 4.0]];
+        let inv = inverse3(&a).expect("regular");
+        for (i, ai) in a.iter().enumerate() {
+            for j in 0..3 {
+                let e: f64 = ai.iter().zip(&inv).map(|(x, row)| x * row[j]).sum();
+                assert!(
+                    (e - f64::from(u8::from(i == j))).abs() < 1e-14,
+                    "({i}, {j}): {e}"
+                );
+            }
+        }
+        assert!(inverse3(&[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]).is_none());
     }
 }
