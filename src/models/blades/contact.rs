@@ -112,6 +112,26 @@ impl ContactSet {
         r
     }
 
+    /// The tip DOFs' entries of a global vector x.
+    #[inline]
+    pub fn tip(&self, x: &[f64]) -> [f64; TIP_DOFS] {
+        self.tip_dofs.map(|d| x[d])
+    }
+
+    /// H_j x from the tip DOFs' entries x_tip ([`Self::tip`]): the sums
+    /// of [`Self::relative`], in its order.
+    #[inline]
+    fn relative_tip(&self, j: usize, x_tip: &[f64; TIP_DOFS]) -> [f64; 3] {
+        let h = &self.patches[j].h;
+        let mut r = [0.0; 3];
+        for (k, &xk) in x_tip.iter().enumerate() {
+            r[0] += h[0][k] * xk;
+            r[1] += h[1][k] * xk;
+            r[2] += h[2][k] * xk;
+        }
+        r
+    }
+
     /// out += H_j^T f (the generalised force of f_Aj^(2,1) on both blades).
     #[inline]
     pub fn add_generalized(&self, j: usize, f: &[f64; 3], out: &mut [f64]) {
@@ -151,8 +171,13 @@ impl ContactSet {
     ) -> ContactTotals {
         let mut tot = ContactTotals::default();
         let k_n = self.penalty.stiffness;
+        // The tip DOFs gathered once for all patches.
+        let (q_tip, v_tip) = (self.tip(q), self.tip(v));
         for j in 0..self.patches.len() {
-            let k = self.kinematics(j, q, v);
+            let k = PatchKinematics {
+                penetration: -self.relative_tip(j, &q_tip)[2] - self.patches[j].gap,
+                velocity: self.relative_tip(j, &v_tip),
+            };
             let f = self.patch_force(law, &k);
             let c = k.velocity;
             let s = (c[0] * c[0] + c[1] * c[1]).sqrt();

@@ -212,6 +212,9 @@ pub struct BladePair {
     m_csr: Csr,
     b_csr: Csr,
     k_csr: Csr,
+    /// K and B share their nonzero pattern (Rayleigh damping on the
+    /// beams' consistent matrices): K q and B v take one pass.
+    kb_pattern: bool,
     dense: [DMatrix<f64>; 3],
     mass_factor: BandCholesky,
     load: Vec<f64>,
@@ -343,6 +346,7 @@ impl BladePair {
             m_csr: Csr::from_sprs(&mass),
             b_csr: Csr::from_sprs(&damping),
             k_csr: Csr::from_sprs(&stiffness),
+            kb_pattern: Csr::from_sprs(&damping).same_pattern(&Csr::from_sprs(&stiffness)),
             mass,
             damping,
             stiffness,
@@ -456,6 +460,23 @@ impl BladePair {
     #[inline]
     pub fn damping_mul(&self, x: &[f64], y: &mut [f64]) {
         self.b_csr.mul_vec(x, y);
+    }
+
+    /// kq = K q and bv = B v (one pass where K and B share their pattern;
+    /// the same values as [`Self::stiffness_mul`] and
+    /// [`Self::damping_mul`]).
+    #[inline]
+    pub fn stiffness_damping_mul(
+        &self,
+        (q, v): (&[f64], &[f64]),
+        (kq, bv): (&mut [f64], &mut [f64]),
+    ) {
+        if self.kb_pattern {
+            self.k_csr.mul_vec_pair(&self.b_csr, (q, v), (kq, bv));
+        } else {
+            self.k_csr.mul_vec(q, kq);
+            self.b_csr.mul_vec(v, bv);
+        }
     }
 
     /// x <- M^-1 x.

@@ -96,8 +96,7 @@ impl FirstOrderOde for BladeOde<'_> {
         dq.copy_from_slice(v);
         let mut f = self.scratch.borrow_mut();
         // dv <- K q, f <- B v; then f <- s f_load - K q - B v.
-        m.stiffness_mul(q, dv);
-        m.damping_mul(v, &mut f);
+        m.stiffness_damping_mul((q, v), (dv, &mut f));
         let damping_power: f64 = v.iter().zip(f.iter()).map(|(a, b)| a * b).sum();
         let s = m.load_factor(t);
         let mut load_power = 0.0;
