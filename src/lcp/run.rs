@@ -52,12 +52,21 @@ pub(crate) fn run_lemke(
     params: &LemkeParams,
     solver: &'static str,
 ) -> LcpSolution {
-    let mut params = params.clone();
-    if options.max_iterations.is_some() {
-        params.max_pivots = options.max_iterations;
-    }
+    // A copy only where the options override the pivot limit (the
+    // parameters may hold an n-vector covering).
+    let overridden;
+    let params = match options.max_iterations {
+        Some(limit) => {
+            overridden = LemkeParams {
+                max_pivots: Some(limit),
+                ..params.clone()
+            };
+            &overridden
+        }
+        None => params,
+    };
     let n = lcp.q.len();
-    match lemke(lcp, &params) {
+    match lemke(lcp, params) {
         Ok(info) => graded(lcp, info.z, info.pivots, solver, options, None),
         Err(e) => {
             let message = Some(e.to_string());
