@@ -39,8 +39,7 @@ fn measure(kernels: &[KernelInfo], hook: Option<String>) -> KernelReport {
         .collect();
     let exe = Path::new(env!("CARGO_BIN_EXE_contact-harness"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let report =
-        callgrind::measure_all_of(exe, root, 2, kernels, &env, callgrind::Priority::Normal);
+    let report = callgrind::measure_all_of(exe, root, 2, kernels, &env);
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     assert_eq!(report.measured.len(), kernels.len());
     report

@@ -228,21 +228,13 @@ pub fn merge(
     let results = gather_jobs(&planned, &jobs, &parts, first_dir)?;
     let studies = runner::assemble(&planned, results, &shared);
     let (provenance, calibration) = part_records(&parts);
-    let (suite, records_history) = runner::run_identity(&options);
-    let kernels = crate::harness::kernels::measure_for_run(
-        &kinds.kernels(),
-        records_history,
-        &suite,
-        options.kernels,
-        rayon::current_num_threads(),
-    );
     Ok(runner::publish(
         &options,
         &planned,
         studies,
         calibration,
         provenance,
-        kernels,
+        &kinds.kernels(),
     )?)
 }
 

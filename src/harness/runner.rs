@@ -557,39 +557,18 @@ pub fn run(kinds: &Registry, options: &RunOptions) -> Result<RunResult, RunError
     // of the run's CPU times (harness::kernels::calibration).
     let workers = rayon::current_num_threads();
     let load = crate::harness::kernels::load::LoadProbe::start();
-    // The kernels' instruction counts are measured beside the jobs, at
-    // idle priority: they fill the cores the job queue's tail leaves idle.
-    let (suite, records_history) = run_identity(options);
-    let kernels = crate::harness::kernels::start_for_run(
-        &kinds.kernels(),
-        crate::harness::kernels::RunKernels {
-            records_history,
-            suite: &suite,
-            enabled: options.kernels,
-            workers,
-        },
-        crate::harness::kernels::callgrind::Priority::Idle,
-    );
     let calibration = crate::harness::kernels::calibration::sample(workers);
     let studies = execute(&planned);
     let mut calibration = calibration.merged(crate::harness::kernels::calibration::sample(workers));
-    let kernels = kernels.finish();
-    // After the kernels' processes were waited for: their CPU is the
-    // run's own (load.rs), not others'.
     calibration.others_share = load.and_then(|l| l.others_share());
-    publish(options, &planned, studies, calibration, Vec::new(), kernels)
-}
-
-/// The suite's name (the spec path's stem) and whether a run of
-/// `options` appends to the history: a full run of every study, no
-/// robustness samples, not a debug build.
-pub fn run_identity(options: &RunOptions) -> (String, bool) {
-    let suite = spec::resolve_path(&options.spec)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let records_history = options.only.is_empty() && options.robustness.is_none() && !debug_build();
-    (suite, records_history)
+    publish(
+        options,
+        &planned,
+        studies,
+        calibration,
+        Vec::new(),
+        &kinds.kernels(),
+    )
 }
 
 /// The plan of `options`: [`plan`], with the samples of every study's
@@ -614,18 +593,20 @@ pub fn plan_run(kinds: &Registry, options: &RunOptions) -> Result<Vec<PlannedStu
 /// Writes results, history and report of the executed `studies` of
 /// `planned` as a run of `options` does; `calibration` is the run's unit
 /// of CPU time, `shards` (empty for a single run) goes to the manifest:
-/// the provenance of a merged run's parts; `kernels` the kernels' counts
-/// ([`crate::harness::kernels::measure_for_run`]).
+/// the provenance of a merged run's parts.
 pub fn publish(
     options: &RunOptions,
     planned: &[PlannedStudy],
     studies: Vec<StudyResult>,
     calibration: crate::harness::kernels::calibration::Calibration,
     shards: Vec<serde_json::Value>,
-    kernels: crate::harness::kernels::callgrind::KernelReport,
+    kernels: &[crate::harness::kernels::Kernel],
 ) -> Result<RunResult, RunError> {
     let resolved = spec::resolve_path(&options.spec);
-    let (suite, record_history) = run_identity(options);
+    let suite = resolved
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let studies = crate::harness::robustness::attach_samples(planned, studies);
     let spec_json = serde_json::Value::Array(
         planned
@@ -637,8 +618,17 @@ pub fn publish(
     let mut manifest =
         crate::harness::manifest::collect(&options.command, &resolved.to_string_lossy(), spec_json);
     manifest.shards = shards;
+    let workers = rayon::current_num_threads();
     // A robustness run's times are taken beside its samples' jobs: not the
-    // suite's, so not recorded (run_identity).
+    // suite's, so not recorded.
+    let record_history = options.only.is_empty() && options.robustness.is_none() && !debug_build();
+    let kernels = crate::harness::kernels::measure_for_run(
+        kernels,
+        record_history,
+        &suite,
+        options.kernels,
+        workers,
+    );
     let run = RunResult {
         suite,
         studies,

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::catalog::{Counters, KernelInfo};
+use super::catalog::{Counters, Kernel, KernelInfo};
 
 /// The unmangled symbol whose calls are counted.
 pub const SYMBOL: &str = "contact_harness_measured_kernel";
@@ -116,9 +116,8 @@ pub fn measure(
     scratch: &Path,
     kernel: &KernelInfo,
     env: &[(String, String)],
-    priority: Priority,
 ) -> Result<KernelMeasure, String> {
-    let m = measure_named_at(exe, root, scratch, &kernel.name(), env, priority)?;
+    let m = measure_named(exe, root, scratch, &kernel.name(), env)?;
     Ok(KernelMeasure {
         kernel: *kernel,
         instructions: m.instructions,
@@ -147,40 +146,8 @@ pub fn measure_named(
     name: &str,
     env: &[(String, String)],
 ) -> Result<Counts, String> {
-    measure_named_at(exe, root, scratch, name, env, Priority::Normal)
-}
-
-/// The scheduling priority of a Valgrind process. Instruction counts do
-/// not depend on it; `Idle` (nice 19, coreutils' `nice`) lets the
-/// measurement fill the cores a run's jobs leave idle without taking time
-/// from them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Priority {
-    /// The caller's.
-    Normal,
-    /// nice 19.
-    Idle,
-}
-
-/// [`measure_named`] at `priority`.
-pub fn measure_named_at(
-    exe: &Path,
-    root: &Path,
-    scratch: &Path,
-    name: &str,
-    env: &[(String, String)],
-    priority: Priority,
-) -> Result<Counts, String> {
     let file = scratch.join(format!("{}.out", name.replace('/', ".")));
-    let mut command = match priority {
-        Priority::Normal => Command::new("valgrind"),
-        Priority::Idle => {
-            let mut c = Command::new("nice");
-            c.args(["-n", "19", "valgrind"]);
-            c
-        }
-    };
-    let out = command
+    let out = Command::new("valgrind")
         .envs(env.iter().map(|(k, v)| (k, v)))
         .arg("-q")
         .arg("--tool=callgrind")
@@ -247,14 +214,10 @@ impl Drop for Scratch {
 /// Measures every kernel of `kernels` with this process's binary, at
 /// most `workers` Valgrind processes at once. Without Valgrind the report
 /// says so and measures nothing; a kernel that fails is a note.
-pub fn measure_all(
-    root: &Path,
-    workers: usize,
-    kernels: &[KernelInfo],
-    priority: Priority,
-) -> KernelReport {
+pub fn measure_all(root: &Path, workers: usize, kernels: &[Kernel]) -> KernelReport {
+    let infos: Vec<KernelInfo> = kernels.iter().map(|k| k.info).collect();
     match std::env::current_exe() {
-        Ok(exe) => measure_all_of(&exe, root, workers, kernels, &[], priority),
+        Ok(exe) => measure_all_of(&exe, root, workers, &infos, &[]),
         Err(e) => KernelReport {
             tool: valgrind_version(),
             notes: vec![format!(
@@ -274,7 +237,6 @@ pub fn measure_all_of(
     workers: usize,
     kernels: &[KernelInfo],
     env: &[(String, String)],
-    priority: Priority,
 ) -> KernelReport {
     let Some(tool) = valgrind_version() else {
         return KernelReport {
@@ -298,9 +260,7 @@ pub fn measure_all_of(
             ..KernelReport::default()
         };
     }
-    let results = in_parallel(workers, kernels, |k| {
-        measure(exe, root, &scratch.0, k, env, priority)
-    });
+    let results = in_parallel(workers, kernels, |k| measure(exe, root, &scratch.0, k, env));
     let mut report = KernelReport {
         tool: Some(tool),
         ..KernelReport::default()

@@ -89,104 +89,34 @@ pub fn measure_for_run(
     enabled: bool,
     workers: usize,
 ) -> callgrind::KernelReport {
-    let run = RunKernels {
-        records_history,
-        suite,
-        enabled,
-        workers,
-    };
-    start_for_run(kernels, run, callgrind::Priority::Normal).finish()
-}
-
-/// Which run measures its kernels, and with how many Valgrind processes.
-#[derive(Debug, Clone, Copy)]
-pub struct RunKernels<'a> {
-    /// The run appends to the history.
-    pub records_history: bool,
-    /// The suite's name.
-    pub suite: &'a str,
-    /// Not `--no-kernels`.
-    pub enabled: bool,
-    /// Valgrind processes at once.
-    pub workers: usize,
-}
-
-/// Why `run` measures no kernels; None when it does.
-fn skipped_because(run: RunKernels<'_>) -> Option<String> {
-    if !run.enabled {
-        return Some("the kernels were not measured (--no-kernels)".into());
-    }
-    if !run.records_history {
-        return Some("the kernels are measured only by a run that appends to the history".into());
-    }
-    (run.suite != KERNEL_SUITE).then(|| {
-        format!(
-            "the kernels are measured only by a run of the full suite (experiments/{KERNEL_SUITE}), \
-             not of `{}`",
-            run.suite
-        )
-    })
-}
-
-/// A measurement of the kernels under way in a thread of its own.
-pub struct InFlight {
-    registered: Vec<KernelInfo>,
-    measuring: Result<std::thread::JoinHandle<callgrind::KernelReport>, String>,
-}
-
-/// Starts measuring `kernels` as [`measure_for_run`] does, in a thread,
-/// with Valgrind at `priority`: a run starts them with its jobs at
-/// [`callgrind::Priority::Idle`], so that they take the cores its jobs
-/// leave idle (the tail of the job queue) and not the jobs' CPU.
-pub fn start_for_run(
-    kernels: &[Kernel],
-    run: RunKernels<'_>,
-    priority: callgrind::Priority,
-) -> InFlight {
     let registered: Vec<KernelInfo> = kernels.iter().map(|k| k.info).collect();
-    let measuring = match skipped_because(run) {
-        Some(why) => Err(why),
-        None => {
-            eprintln!(
-                "measuring the instruction counts of {} kernels under Valgrind...",
-                kernels.len()
-            );
-            let (infos, workers) = (registered.clone(), run.workers);
-            Ok(std::thread::spawn(move || {
-                callgrind::measure_all(Path::new("."), workers, &infos, priority)
-            }))
-        }
+    let skipped = |why: String| callgrind::KernelReport {
+        notes: vec![why],
+        registered: registered.clone(),
+        ..callgrind::KernelReport::default()
     };
-    InFlight {
-        registered,
-        measuring,
+    if !enabled {
+        return skipped("the kernels were not measured (--no-kernels)".into());
     }
-}
-
-impl InFlight {
-    /// Waits for the measurement; its report (its notes printed), or the
-    /// reason none was made.
-    pub fn finish(self) -> callgrind::KernelReport {
-        let mut report = match self.measuring {
-            Err(why) => callgrind::KernelReport {
-                notes: vec![why],
-                ..callgrind::KernelReport::default()
-            },
-            Ok(handle) => {
-                if !handle.is_finished() {
-                    eprintln!("waiting for the kernels' instruction counts...");
-                }
-                let report = handle.join().unwrap_or_else(|_| callgrind::KernelReport {
-                    notes: vec!["the kernels' measurement stopped with a panic".into()],
-                    ..callgrind::KernelReport::default()
-                });
-                for note in &report.notes {
-                    eprintln!("note: {note}");
-                }
-                report
-            }
-        };
-        report.registered = self.registered;
-        report
+    if !records_history {
+        return skipped(
+            "the kernels are measured only by a run that appends to the history".into(),
+        );
     }
+    if suite != KERNEL_SUITE {
+        return skipped(format!(
+            "the kernels are measured only by a run of the full suite (experiments/{KERNEL_SUITE}), \
+             not of `{suite}`"
+        ));
+    }
+    eprintln!(
+        "measuring the instruction counts of {} kernels under Valgrind...",
+        kernels.len()
+    );
+    let mut report = callgrind::measure_all(Path::new("."), workers, kernels);
+    report.registered = registered;
+    for note in &report.notes {
+        eprintln!("note: {note}");
+    }
+    report
 }
