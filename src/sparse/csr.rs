@@ -72,7 +72,7 @@ impl Csr {
         (ya, yb): (&mut [f64], &mut [f64]),
     ) {
         debug_assert!(self.same_pattern(b));
-        let (indices, da, db) = (&self.indices[..], &self.data[..], &b.data[..b.data.len()]);
+        let (indices, da, db) = (&self.indices[..], &self.data[..], &b.data[..]);
         for ((ya_i, yb_i), w) in ya.iter_mut().zip(yb.iter_mut()).zip(self.indptr.windows(2)) {
             let (lo, hi) = (w[0], w[1]);
             let (mut sa, mut sb) = (0.0, 0.0);

@@ -101,33 +101,32 @@ impl ContactSet {
     /// H_j x (x a global vector: displacements or velocities).
     #[inline]
     pub fn relative(&self, j: usize, x: &[f64]) -> [f64; 3] {
-        let h = &self.patches[j].h;
-        let mut r = [0.0; 3];
-        for (k, &d) in self.tip_dofs.iter().enumerate() {
-            let xk = x[d];
-            r[0] += h[0][k] * xk;
-            r[1] += h[1][k] * xk;
-            r[2] += h[2][k] * xk;
-        }
-        r
+        self.relative_with(j, |k| x[self.tip_dofs[k]])
     }
 
     /// The tip DOFs' entries of a global vector x.
     #[inline]
-    pub fn tip(&self, x: &[f64]) -> [f64; TIP_DOFS] {
+    fn tip(&self, x: &[f64]) -> [f64; TIP_DOFS] {
         self.tip_dofs.map(|d| x[d])
     }
 
-    /// H_j x from the tip DOFs' entries x_tip ([`Self::tip`]): the sums
-    /// of [`Self::relative`], in its order.
+    /// H_j x from the tip DOFs' entries x_tip ([`Self::tip`]).
     #[inline]
     fn relative_tip(&self, j: usize, x_tip: &[f64; TIP_DOFS]) -> [f64; 3] {
+        self.relative_with(j, |k| x_tip[k])
+    }
+
+    /// H_j x with x's tip entries read by `x_at` (tip DOF k -> value): one
+    /// sum order for [`Self::relative`] and [`Self::relative_tip`].
+    #[inline]
+    fn relative_with(&self, j: usize, x_at: impl Fn(usize) -> f64) -> [f64; 3] {
         let h = &self.patches[j].h;
         let mut r = [0.0; 3];
-        for (k, &xk) in x_tip.iter().enumerate() {
-            r[0] += h[0][k] * xk;
-            r[1] += h[1][k] * xk;
-            r[2] += h[2][k] * xk;
+        for (k, ((h0, h1), h2)) in h[0].iter().zip(&h[1]).zip(&h[2]).enumerate() {
+            let xk = x_at(k);
+            r[0] += h0 * xk;
+            r[1] += h1 * xk;
+            r[2] += h2 * xk;
         }
         r
     }
@@ -144,9 +143,15 @@ impl ContactSet {
     /// The penetration and velocities of patch j at (q, v).
     #[inline]
     pub fn kinematics(&self, j: usize, q: &[f64], v: &[f64]) -> PatchKinematics {
+        self.kinematics_of(j, self.relative(j, q), self.relative(j, v))
+    }
+
+    /// Patch j's kinematics from H_j q and H_j v.
+    #[inline]
+    fn kinematics_of(&self, j: usize, hq: [f64; 3], hv: [f64; 3]) -> PatchKinematics {
         PatchKinematics {
-            penetration: -self.relative(j, q)[2] - self.patches[j].gap,
-            velocity: self.relative(j, v),
+            penetration: -hq[2] - self.patches[j].gap,
+            velocity: hv,
         }
     }
 
@@ -174,10 +179,11 @@ impl ContactSet {
         // The tip DOFs gathered once for all patches.
         let (q_tip, v_tip) = (self.tip(q), self.tip(v));
         for j in 0..self.patches.len() {
-            let k = PatchKinematics {
-                penetration: -self.relative_tip(j, &q_tip)[2] - self.patches[j].gap,
-                velocity: self.relative_tip(j, &v_tip),
-            };
+            let k = self.kinematics_of(
+                j,
+                self.relative_tip(j, &q_tip),
+                self.relative_tip(j, &v_tip),
+            );
             let f = self.patch_force(law, &k);
             let c = k.velocity;
             let s = (c[0] * c[0] + c[1] * c[1]).sqrt();

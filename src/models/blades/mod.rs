@@ -337,6 +337,8 @@ impl BladePair {
         load[tip + V] = p.load * dir.y;
         load[tip + W] = p.load * dir.z;
         let (mass, damping, stiffness) = (sparse(&m), sparse(&b), sparse(&k));
+        let (b_csr, k_csr) = (Csr::from_sprs(&damping), Csr::from_sprs(&stiffness));
+        let kb_pattern = k_csr.same_pattern(&b_csr);
         let mut pair = Self {
             params: p.clone(),
             beam,
@@ -344,9 +346,9 @@ impl BladePair {
             surface,
             contact,
             m_csr: Csr::from_sprs(&mass),
-            b_csr: Csr::from_sprs(&damping),
-            k_csr: Csr::from_sprs(&stiffness),
-            kb_pattern: Csr::from_sprs(&damping).same_pattern(&Csr::from_sprs(&stiffness)),
+            b_csr,
+            k_csr,
+            kb_pattern,
             mass,
             damping,
             stiffness,
